@@ -1,0 +1,102 @@
+// GAME_OUTPUT: every field of game spec §3, plus the fields this server adds (input_id, ids, run counters,
+// notifications) so that clients never have to recompute a rule.
+import { z } from 'zod';
+import { AwardSource, BattlePhase, CardType, Emotion, Intensity, LoopStatus } from './enums.js';
+import { BattleAction } from './player.js';
+import { Notification } from './notification.js';
+
+export const OutputOpponent = z.object({
+  opponent_id: z.string(),
+  opponent_name: z.string(),
+  current_health: z.number().int(),
+  base_health: z.number().int(),
+  current_attack: z.number().int(),
+  base_attack: z.number().int(),
+  properties: z.array(z.string()),
+});
+export type OutputOpponent = z.infer<typeof OutputOpponent>;
+
+export const EquippedItem = z.object({
+  id: z.string(),
+  blueprint_item_id: z.string().nullable(),
+  name: z.string(),
+  description: z.string(),
+  attack_bonus: z.number().int(),
+  defense_bonus: z.number().int(),
+  properties: z.array(z.string()),
+  rarity: z.string(),
+});
+export type EquippedItem = z.infer<typeof EquippedItem>;
+
+export const OutputCharacter = z.object({
+  character_id: z.string(),
+  blueprint_character_id: z.string().nullable(),
+  character_name: z.string(),
+  character_properties: z.array(z.string()),
+  character_current_attack: z.number().int(),
+  character_base_attack: z.number().int(),
+  character_current_health: z.number().int(),
+  character_base_health: z.number().int(),
+  character_card_type: CardType,
+  is_selected_in_assemble: z.boolean(),
+  is_burned_out: z.boolean(),
+  equipped_items: z.array(EquippedItem),
+});
+export type OutputCharacter = z.infer<typeof OutputCharacter>;
+
+export const GameOutput = z.object({
+  input_id: z.string(),
+  player_story_id: z.string(),
+  player_moment_id: z.string(),
+  blueprint_moment_id: z.string(),
+  is_starting_dialogue: z.boolean(),
+  dialogue: z.string(),
+  transcribed_player_answer: z.string(),
+  complete_the_moment: z.boolean(),
+  end_of_game: z.boolean(),
+  next_moment_id: z.string(),
+  player_facts: z.array(z.string()),
+  was_perfect_answer: z.boolean(),
+  was_cache_hit: z.boolean(),
+  character_emotion_key: Emotion,
+  character_emotion_strength: Intensity,
+  battle_state_action_history: z.array(BattleAction),
+  battle_state_opponent_characters: z.array(OutputOpponent),
+  player_characters: z.array(OutputCharacter),
+  battle_state_next_phase: z.union([BattlePhase, z.literal('')]),
+  is_awarded: z.boolean(),
+  award_type: z.union([AwardSource, z.literal('')]),
+  award_id: z.string(),
+  score: z.number().int().min(0).max(100),
+  equipped_character_id: z.string(),
+  equipped_item_id: z.string(),
+  awarded_property: z.string(),
+  equipment_image_url: z.string(),
+  upgraded_character_id: z.string(),
+  awarded_rarity: z.string(),
+  interaction_bet_size: z.number().int().min(0),
+  chosen_difficulty_level: z.string(),
+  sacrificed_properties: z.array(z.string()),
+  selected_player_characters: z.array(z.string()),
+  loop_rank: z.number().int().min(1).max(7).nullable(),
+  // Additions: the run after this turn, so a client shows the truth without a second read.
+  loop_status: LoopStatus,
+  loop_current_number_of_interactions: z.number().int().min(0),
+  loop_max_number_of_interactions: z.number().int().min(1),
+  interaction_counted: z.boolean(),
+  golden_ticket_awarded: z.boolean(),
+  skipped_moments: z.array(z.object({ blueprint_moment_id: z.string(), reason: z.string() })),
+  notifications: z.array(Notification),
+});
+export type GameOutput = z.infer<typeof GameOutput>;
+
+export const EquipmentForging = z.object({
+  is_awarded: z.boolean(),
+  equipped_character_id: z.string(),
+  equipped_item_id: z.string(),
+  awarded_property: z.string(),
+  equipment_image_url: z.string(),
+  blueprint_story_id: z.string(),
+  player_story_id: z.string(),
+});
+export type EquipmentForging = z.infer<typeof EquipmentForging>;
