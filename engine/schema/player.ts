@@ -18,6 +18,11 @@ export const PlayerStory = z.object({
   /** Story-maker mode without persistence: nothing was copied from the previous run. */
   is_story_maker: z.boolean().default(false),
   current_player_moment_id: UuidV4.nullable(),
+  /** Performance counters the rank formula reads (engine/rules/rank.ts). */
+  perfect_answers: z.number().int().min(0).default(0),
+  battles_won: z.number().int().min(0).default(0),
+  clean_battles_won: z.number().int().min(0).default(0),
+  burn_outs: z.number().int().min(0).default(0),
   created_at: IsoTime,
   ended_at: IsoTime.nullable().default(null),
 });
@@ -53,8 +58,17 @@ export const PlayerMoment = z.object({
   battle_action_history: z.array(BattleAction),
   battle_phase: BattlePhase.default('initial'),
   player_facts: z.array(z.string()),
-  /** Upgrade moments: the bet and difficulty once declared. */
-  upgrade_bet: z.object({ character_id: UuidV4, bet: z.number().int().min(1), level: z.string(), rarity: z.string() }).nullable().default(null),
+  /** Battle: the opponent strike the player must now defend against. */
+  pending_strike: z.object({ opponent_id: z.string(), target_id: z.string() }).nullable().default(null),
+  /** Battle: team members burned out during this moment (a battle won with none is a clean win). */
+  burn_outs: z.number().int().min(0).default(0),
+  /** Upgrade moments: the bet as declared so far; placed (bet spent) once character, bet and level are known. */
+  upgrade_bet: z.object({
+    character_id: z.string().nullable(),
+    bet: z.number().int().nullable(),
+    level: z.string().nullable(),
+    placed: z.boolean(),
+  }).nullable().default(null),
   is_started: z.boolean().default(false),
   skipped_reason: z.string().nullable().default(null),
   completed_at: IsoTime.nullable(),

@@ -1,0 +1,124 @@
+// A battle turn (game spec §4 "Battle"): the player's attack, the AI's choice of strike, the player's defence.
+import type { PlayerCharacter, PlayerMoment, PlayerOpponent } from '../schema/player.js';
+import { applyDamage, attackDamage, recoilDamage, strikeDamage, totalBonus } from '../rules/battle.js';
+import type { Draft } from './draft.js';
+import { runLanguage } from './roster.js';
+import { equippedItemsOf } from './state.js';
+import { say } from './texts.js';
+import type { TurnInfo } from './turn-info.js';
+
+export type BattleStep = {
+  /** The state right after the player's attack, before the AI chose its strike (first of two outputs). */
+  afterAttack: boolean;
+  won: boolean;
+  lost: boolean;
+};
+
+function aliveTeam(d: Draft): PlayerCharacter[] {
+  return d.state.characters.filter((c) => c.is_selected_in_assemble && c.current_health > 0);
+}
+
+function aliveOpponents(d: Draft, pmId: string): PlayerOpponent[] {
+  return d.state.opponents.filter((o) => o.player_moment_id === pmId && o.current_health > 0);
+}
+
+function hurt(d: Draft, pm: PlayerMoment, c: PlayerCharacter, damage: number): PlayerMoment {
+  const health = applyDamage(c.current_health, damage);
+  const burned = health === 0 && c.current_health > 0;
+  d.put('player_characters', { ...c, current_health: health, burned_out_at: burned ? d.iso : c.burned_out_at });
+  if (!burned) return pm;
+  const run = d.state.runs[d.state.runs.length - 1];
+  if (run) d.put('player_stories', { ...run, burn_outs: run.burn_outs + 1 });
+  return { ...pm, burn_outs: pm.burn_outs + 1 };
+}
+
+export function applyBattle(d: Draft, pmIn: PlayerMoment, info: TurnInfo): BattleStep {
+  let pm = pmIn;
+  const move = info.decision.battle;
+  const lang = runLanguage(d);
+  const result: BattleStep = { afterAttack: false, won: false, lost: false };
+  const phase = pm.battle_phase === 'initial' ? 'player_attack_input' : pm.battle_phase;
+
+  if (phase === 'player_defense_input' && pm.pending_strike) {
+    const strike = pm.pending_strike;
+    const opp = d.state.opponents.find((o) => o.id === strike.opponent_id);
+    const target = d.state.characters.find((c) => c.id === strike.target_id);
+    if (opp && target) {
+      const defence = move?.kind === 'defend' ? (move.thematic ? 'thematic' : 'plain') : 'none';
+      const damage = strikeDamage(opp.current_attack, totalBonus(equippedItemsOf(d.state, target.id)), defence);
+      pm = hurt(d, pm, target, damage);
+      pm = {
+        ...pm,
+        battle_action_history: [...pm.battle_action_history, {
+          turn_number: pm.battle_action_history.length + 1, actor_id: opp.id, actor_name: opp.name, target_id: target.id,
+          target_name: target.name, action: say('strike', lang), was_thematic: false, damage, recoil_damage: 0,
+        }],
+      };
+    }
+    pm = { ...pm, pending_strike: null, battle_phase: 'player_attack_input' };
+    d.put('player_moments', pm);
+    result.lost = aliveTeam(d).length === 0;
+    return result;
+  }
+
+  // Attack phase.
+  if (move?.kind !== 'attack') {
+    if (pm.battle_phase !== phase) d.put('player_moments', { ...pm, battle_phase: phase });
+    return result;
+  }
+  const team = aliveTeam(d);
+  const foes = aliveOpponents(d, pm.id);
+  const actor = team.find((c) => c.id === move.actor_id) ?? team[0];
+  const target = foes.find((o) => o.id === move.target_id || o.blueprint_character_id === move.target_id) ?? foes[0];
+  if (!actor || !target) {
+    result.lost = team.length === 0;
+    return result;
+  }
+  const bonus = totalBonus(equippedItemsOf(d.state, actor.id));
+  const damage = attackDamage(actor.current_attack, bonus, move.thematic);
+  const recoil = recoilDamage(target.current_attack, bonus);
+  d.put('player_opponents', { ...target, current_health: applyDamage(target.current_health, damage) });
+  pm = hurt(d, pm, actor, recoil);
+  pm = {
+    ...pm,
+    battle_action_history: [...pm.battle_action_history, {
+      turn_number: pm.battle_action_history.length + 1, actor_id: actor.id, actor_name: actor.name, target_id: target.id,
+      target_name: target.name, action: move.action, was_thematic: move.thematic, damage, recoil_damage: recoil,
+    }],
+  };
+  if (aliveOpponents(d, pm.id).length === 0) {
+    d.put('player_moments', { ...pm, battle_phase: 'player_attack_input' });
+    result.won = true;
+    return result;
+  }
+  const stillAlive = aliveTeam(d);
+  if (stillAlive.length === 0) {
+    d.put('player_moments', pm);
+    result.lost = true;
+    return result;
+  }
+  d.put('player_moments', { ...pm, battle_phase: 'ai_attack_selection' });
+  result.afterAttack = true;
+  return result;
+}
+
+/** ai_attack_selection: a random standing opponent picks a random standing team member to strike. */
+export function aiSelectStrike(d: Draft, pmId: string): void {
+  const pm = d.state.moments.find((m) => m.id === pmId);
+  if (!pm) return;
+  const foes = aliveOpponents(d, pm.id);
+  const team = aliveTeam(d);
+  if (foes.length === 0 || team.length === 0) return;
+  const striker = d.rng.pick(foes);
+  const victim = d.rng.pick(team);
+  d.put('player_moments', { ...pm, battle_phase: 'player_defense_input', pending_strike: { opponent_id: striker.id, target_id: victim.id } });
+}
+
+/** The AI's announcement, spoken in the second output of an attack turn. */
+export function strikeAnnouncement(d: Draft, pm: PlayerMoment): string {
+  const s = pm.pending_strike;
+  if (!s) return '';
+  const opp = d.state.opponents.find((o) => o.id === s.opponent_id);
+  const target = d.state.characters.find((c) => c.id === s.target_id);
+  return say('prepares_to_strike', runLanguage(d), { opponent: opp?.name ?? '', target: target?.name ?? '' });
+}

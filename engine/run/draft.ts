@@ -1,0 +1,68 @@
+// A working copy of the state for one step: rows are replaced immutably (the input state is never mutated) and
+// every write is recorded as a persist effect, so effects always match the new state exactly.
+import { SeededRandom } from '../random.js';
+import type { Story } from '../story/format.js';
+import type { Effect, TableName } from './effects.js';
+import { TABLES } from './effects.js';
+import type { GameState } from './state.js';
+
+export type StepContext = {
+  /** Milliseconds since the epoch, from the host's clock (or a simulated one). */
+  now: number;
+  story: Story;
+};
+
+type Row = { id: string };
+
+export class Draft {
+  state: GameState;
+  readonly effects: Effect[] = [];
+  readonly rng: SeededRandom;
+  readonly ctx: StepContext;
+  readonly iso: string;
+
+  constructor(state: GameState, ctx: StepContext) {
+    this.state = { ...state };
+    this.ctx = ctx;
+    this.rng = new SeededRandom(state.rng);
+    this.iso = new Date(ctx.now).toISOString();
+  }
+
+  get story(): Story {
+    return this.ctx.story;
+  }
+
+  /** Inserts or replaces a row and records it for persistence. */
+  put<T extends Row>(table: TableName, row: T): T {
+    const key = TABLES[table];
+    const rows = this.state[key] as unknown as Row[];
+    const i = rows.findIndex((r) => r.id === row.id);
+    const next = rows.slice();
+    if (i < 0) next.push(row);
+    else next[i] = row;
+    (this.state as Record<string, unknown>)[key] = next;
+    this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
+    return row;
+  }
+
+  /** Updates a row found by id with a patch; returns the new row. */
+  patch<T extends Row>(table: TableName, id: string, patch: Partial<T>): T {
+    const rows = this.state[TABLES[table]] as unknown as T[];
+    const row = rows.find((r) => r.id === id);
+    if (!row) throw new Error(`patch: no ${table} row ${id}`);
+    return this.put(table, { ...row, ...patch });
+  }
+
+  emit(effect: Effect): void {
+    this.effects.push(effect);
+  }
+
+  uuid(): string {
+    return this.rng.uuid();
+  }
+
+  finish(): { state: GameState; effects: Effect[] } {
+    this.state.rng = this.rng.state;
+    return { state: this.state, effects: this.effects };
+  }
+}

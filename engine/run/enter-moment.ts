@@ -1,0 +1,90 @@
+// Moving the run to a moment: auto-skip (game spec §4) and the new player moment.
+import { isUuidV4 } from '../schema/ids.js';
+import type { PlayerMoment, PlayerStory } from '../schema/player.js';
+import { AUTO_SKIP_MAX_CHAIN, recentlySkipped, rememberSkip, skipReason, skipTarget } from '../rules/auto-skip.js';
+import { indexStory } from '../story/story-index.js';
+import type { Draft } from './draft.js';
+
+export type EnterResult =
+  | { kind: 'entered'; moment: PlayerMoment; skipped: { blueprint_moment_id: string; reason: string }[] }
+  /** The next id is empty, not a v4 UUID, or unknown: the end of the game. */
+  | { kind: 'end_of_game'; skipped: { blueprint_moment_id: string; reason: string }[] };
+
+function newPlayerMoment(d: Draft, run: PlayerStory, blueprintMomentId: string): PlayerMoment {
+  return {
+    id: d.uuid(),
+    player_story_id: run.id,
+    blueprint_moment_id: blueprintMomentId,
+    user_id: d.state.user_id,
+    dialogue_history: [],
+    battle_action_history: [],
+    battle_phase: 'initial',
+    pending_strike: null,
+    burn_outs: 0,
+    player_facts: [],
+    upgrade_bet: null,
+    is_started: false,
+    skipped_reason: null,
+    completed_at: null,
+    succeeded_at: null,
+    created_at: d.iso,
+  };
+}
+
+export function enterMoment(d: Draft, runId: string, nextId: string | null | undefined): EnterResult {
+  const idx = indexStory(d.story);
+  const skipped: { blueprint_moment_id: string; reason: string }[] = [];
+  let id = nextId;
+  for (;;) {
+    const blueprint = id && isUuidV4(id) ? idx.moments.get(id) : undefined;
+    const run = d.state.runs.find((r) => r.id === runId);
+    if (!run) throw new Error(`enterMoment: no run ${runId}`);
+    if (!blueprint) {
+      d.put('player_stories', { ...run, current_player_moment_id: null });
+      return { kind: 'end_of_game', skipped };
+    }
+    let reason: string | null = null;
+    if (skipped.length < AUTO_SKIP_MAX_CHAIN && !recentlySkipped(d.state.skip_log, blueprint.id, d.ctx.now)) {
+      const draw = blueprint.display_randomly_probability !== undefined ? d.rng.next() * 100 : 0;
+      const available = d.state.characters.filter((c) => c.current_health > 0).length;
+      reason = skipReason(blueprint, {
+        runNumber: run.loop_number,
+        completionCount: d.state.completion_counts[blueprint.id] ?? 0,
+        draw,
+        availableCharacters: available,
+      });
+    }
+    const pm = newPlayerMoment(d, run, blueprint.id);
+    if (reason === null) {
+      d.put('player_moments', pm);
+      d.put('player_stories', { ...run, current_player_moment_id: pm.id });
+      if (blueprint.type === 'Assemble') {
+        // Selection resets to none at the start of an Assemble.
+        for (const c of d.state.characters) if (c.is_selected_in_assemble) d.put('player_characters', { ...c, is_selected_in_assemble: false });
+      }
+      if (blueprint.type === 'Battle') {
+        for (const o of blueprint.opponents) {
+          const bc = idx.characters.get(o.character_id);
+          if (!bc) continue;
+          const health = o.health ?? bc.base_health;
+          const attack = o.attack ?? bc.base_attack;
+          d.put('player_opponents', {
+            id: d.uuid(), player_moment_id: pm.id, blueprint_moment_id: blueprint.id, blueprint_character_id: bc.id,
+            name: bc.name, current_health: health, base_health: health, current_attack: attack, base_attack: attack,
+            properties: [...bc.properties],
+          });
+        }
+      }
+      return { kind: 'entered', moment: pm, skipped };
+    }
+    d.put('player_moments', {
+      ...pm,
+      dialogue_history: [{ role: 'model', text: `[Skipped: ${reason}]`, isPerfectAnswer: false, isCacheHit: false }],
+      skipped_reason: reason,
+      completed_at: d.iso,
+    });
+    d.state.skip_log = rememberSkip(d.state.skip_log, blueprint.id, d.ctx.now);
+    skipped.push({ blueprint_moment_id: blueprint.id, reason });
+    id = skipTarget(blueprint);
+  }
+}

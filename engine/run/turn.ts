@@ -1,0 +1,227 @@
+// One turn of play (game spec §4 "Moment flow"): the brain's decision applied to the current moment, interaction
+// counting, completion, the next moment, end conditions, rank and ticket.
+import { NOTIFICATION_MS } from '../schema/notification.js';
+import type { DialogueEntry, PlayerMoment } from '../schema/player.js';
+import type { GameOutput } from '../schema/game-output.js';
+import { indexStory } from '../story/story-index.js';
+import type { BlueprintMoment } from '../story/format.js';
+import { aiSelectStrike, applyBattle, strikeAnnouncement } from './apply-battle.js';
+import { applyEquip, applyReward, applyScoreAward, applySelection, applyUpgrade } from './apply-cards.js';
+import type { Draft } from './draft.js';
+import { isFinished, finishRun } from './end-run.js';
+import { enterMoment } from './enter-moment.js';
+import { ERR, fail, type StepFailure } from './errors.js';
+import type { TurnEvent } from './events.js';
+import { buildOutput } from './output.js';
+import { runLanguage } from './roster.js';
+import { currentMoment, currentRun } from './state.js';
+import { say } from './texts.js';
+import { newTurnInfo, type TurnInfo } from './turn-info.js';
+
+export type TurnResult = { ok: true; outputs: GameOutput[] } | StepFailure;
+
+/** Keeps at most this many processed input ids per run (a run has at most a few hundred turns). */
+const MAX_PROCESSED = 2000;
+
+/** The dialogue append rule: non-blank, different from the last entry, and the history is not empty. */
+export function appendPlayerLine(history: readonly DialogueEntry[], text: string): DialogueEntry[] {
+  const t = text.trim();
+  const last = history[history.length - 1];
+  if (t === '' || history.length === 0 || last?.text === t) return [...history];
+  return [...history, { role: 'player', text: t, isPerfectAnswer: false, isCacheHit: false }];
+}
+
+function appendModelLine(history: readonly DialogueEntry[], text: string, perfect: boolean, cacheHit: boolean): DialogueEntry[] {
+  const t = text.trim();
+  if (t === '') return [...history];
+  return [...history, { role: 'model', text: t, isPerfectAnswer: perfect, isCacheHit: cacheHit }];
+}
+
+/** Moments that play out entirely from their opening. */
+const SELF_COMPLETING = new Set(['Monologue', 'Epilogue', 'Dead End']);
+
+export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
+  const run = currentRun(d.state);
+  if (!run) return fail(ERR.noRun);
+  if (isFinished(run)) return fail(ERR.runFinished);
+  if (d.state.processed_inputs.includes(ev.input_id)) return fail(ERR.duplicateInput);
+  const pm0 = currentMoment(d.state);
+  if (!pm0) return fail(ERR.runFinished);
+  if (pm0.completed_at) return fail(ERR.momentComplete);
+  if (!ev.is_starting_dialogue && !pm0.is_started) return fail(ERR.notStarted);
+  const blueprint = indexStory(d.story).moments.get(pm0.blueprint_moment_id);
+  if (!blueprint) throw new Error(`moment ${pm0.blueprint_moment_id} missing from story`);
+
+  const processed = [...d.state.processed_inputs, ev.input_id];
+  d.state.processed_inputs = processed.length > MAX_PROCESSED ? processed.slice(-MAX_PROCESSED) : processed;
+  d.state.line_memory = { ...d.state.line_memory, ...ev.decision.lines_used };
+
+  const info = newTurnInfo({
+    input_id: ev.input_id, is_starting_dialogue: ev.is_starting_dialogue, transcription: ev.transcription,
+    decision: ev.decision, player_moment_id: pm0.id, blueprint_moment_id: blueprint.id,
+  });
+  const outputs: GameOutput[] = [];
+  const lang = runLanguage(d);
+
+  // A repeated start (a reload on the start screen) only says the opening again.
+  if (ev.is_starting_dialogue && pm0.is_started) {
+    d.put('player_moments', { ...pm0, dialogue_history: appendModelLine(pm0.dialogue_history, ev.decision.reply, false, false) });
+    outputs.push(buildOutput(d.state, info, ev.decision.reply));
+    return { ok: true, outputs };
+  }
+
+  let pm: PlayerMoment = {
+    ...pm0,
+    is_started: true,
+    dialogue_history: ev.is_starting_dialogue ? pm0.dialogue_history : appendPlayerLine(pm0.dialogue_history, ev.transcription),
+  };
+  const d0 = ev.decision;
+  pm = {
+    ...pm,
+    dialogue_history: appendModelLine(pm.dialogue_history, d0.reply, d0.perfect, d0.cache_hit),
+    player_facts: [...pm.player_facts, ...d0.facts.filter((f) => !pm.player_facts.includes(f))],
+  };
+  d.put('player_moments', pm);
+
+  // Interactions: every player turn counts, except free ones (perfect answer or cache hit).
+  if (!ev.is_starting_dialogue) {
+    const free = d0.perfect || d0.cache_hit;
+    const r = currentRun(d.state) ?? run;
+    d.put('player_stories', {
+      ...r,
+      loop_current_number_of_interactions: r.loop_current_number_of_interactions + (free ? 0 : 1),
+      perfect_answers: r.perfect_answers + (d0.perfect ? 1 : 0),
+    });
+    info.counted = !free;
+    if (d0.perfect) info.notifications.push({ kind: 'perfect', id: d.uuid(), message: say('perfect', lang), duration: NOTIFICATION_MS.perfect });
+    else if (d0.cache_hit) info.notifications.push({ kind: 'free', id: d.uuid(), message: say('free', lang), duration: NOTIFICATION_MS.free });
+  }
+
+  let complete = d0.outcome === 'complete';
+  let endOfGame = d0.outcome === 'end_of_game';
+  let secondLine = '';
+  if (ev.is_starting_dialogue && SELF_COMPLETING.has(blueprint.type)) {
+    complete = blueprint.type !== 'Dead End';
+    endOfGame = blueprint.type === 'Dead End';
+  } else if (!ev.is_starting_dialogue) {
+    const r = applyMomentRules(d, blueprint, pm, info, ev, outputs);
+    complete = r.complete ?? complete;
+    endOfGame = endOfGame || r.lost;
+    secondLine = r.secondLine;
+  } else if (blueprint.type === 'Battle' || blueprint.type === 'Assemble' || blueprint.type === 'Upgrade' || blueprint.type === 'Reward' || blueprint.type === 'Equip') {
+    complete = false; // These complete through play, never on their opening.
+  }
+  pm = d.state.moments.find((m) => m.id === pm.id) ?? pm;
+
+  finishTurn(d, blueprint, pm, info, complete, endOfGame);
+  outputs.push(buildOutput(d.state, info, secondLine || d0.reply));
+  return { ok: true, outputs };
+}
+
+type RuleResult = { complete: boolean | null; lost: boolean; secondLine: string };
+
+function applyMomentRules(
+  d: Draft, m: BlueprintMoment, pm: PlayerMoment, info: TurnInfo, ev: TurnEvent, outputs: GameOutput[],
+): RuleResult {
+  const res: RuleResult = { complete: null, lost: false, secondLine: '' };
+  switch (m.type) {
+    case 'Battle': {
+      const b = applyBattle(d, pm, info);
+      if (b.won) {
+        const run = currentRun(d.state);
+        const after = d.state.moments.find((x) => x.id === pm.id);
+        if (run) d.put('player_stories', { ...run, battles_won: run.battles_won + 1, clean_battles_won: run.clean_battles_won + ((after?.burn_outs ?? 0) === 0 ? 1 : 0) });
+      }
+      if (b.afterAttack) {
+        // Two outputs: the attack with next phase ai_attack_selection, then the AI's chosen strike.
+        info.phase_override = 'ai_attack_selection';
+        outputs.push(buildOutput(d.state, info, info.decision.reply));
+        info.phase_override = null;
+        aiSelectStrike(d, pm.id);
+        const after = d.state.moments.find((x) => x.id === pm.id);
+        res.secondLine = after ? strikeAnnouncement(d, after) : '';
+      }
+      res.complete = b.won;
+      res.lost = b.lost;
+      break;
+    }
+    case 'Reward':
+      applyReward(d, m, info);
+      if (info.award) res.complete = true;
+      break;
+    case 'Equip':
+      if (applyEquip(d, m, info) && info.equip) {
+        res.complete = true;
+        d.emit({
+          type: 'send_equipment_forging',
+          payload: {
+            is_awarded: true, equipped_character_id: info.equip.character_id, equipped_item_id: info.equip.item_id,
+            awarded_property: info.equip.property, equipment_image_url: info.equip.image, blueprint_story_id: d.story.id,
+            player_story_id: currentRun(d.state)?.id ?? '',
+          },
+        });
+      } else {
+        res.complete = false;
+      }
+      break;
+    case 'Upgrade': {
+      const u = applyUpgrade(d, m, pm, info);
+      res.complete = u.done;
+      break;
+    }
+    case 'Assemble': {
+      const ids = ev.selected_character_ids ?? info.decision.selection ?? [];
+      res.complete = applySelection(d, m, ids, ev.selected_character_ids !== undefined).complete;
+      break;
+    }
+    case 'Monologue': case 'Learn': case 'Test': case 'Crossroad': case 'Teamwork': case 'Epilogue': case 'Dead End':
+      break;
+  }
+  applyScoreAward(d, m, info);
+  return res;
+}
+
+/** Completion, the next moment, and the end conditions. */
+function finishTurn(d: Draft, m: BlueprintMoment, pm: PlayerMoment, info: TurnInfo, complete: boolean, endOfGame: boolean): void {
+  const run = currentRun(d.state);
+  if (!run) return;
+  if (endOfGame) {
+    d.put('player_moments', { ...pm, completed_at: d.iso });
+    info.end_of_game = true;
+    endRun(d, run.id, false, info);
+    return;
+  }
+  if (complete) {
+    d.put('player_moments', { ...pm, completed_at: d.iso, succeeded_at: d.iso });
+    d.state.completion_counts = { ...d.state.completion_counts, [m.id]: (d.state.completion_counts[m.id] ?? 0) + 1 };
+    info.complete = true;
+    if (m.type === 'Epilogue') {
+      endRun(d, run.id, true, info);
+      return;
+    }
+    const chosen = info.decision.next_moment_id;
+    const next = chosen && m.transitions.some((t) => t.next_moment_id === chosen) ? chosen : m.transitions[0]?.next_moment_id ?? '';
+    const entered = enterMoment(d, run.id, next);
+    info.skipped = entered.skipped;
+    if (entered.kind === 'end_of_game') {
+      info.end_of_game = true;
+      endRun(d, run.id, false, info);
+      return;
+    }
+    info.next_moment_id = entered.moment.blueprint_moment_id;
+  }
+  // The cap: out of interactions with the story not won is a loss (an Epilogue waiting to start still wins).
+  const r = currentRun(d.state);
+  if (r && !isFinished(r) && r.loop_current_number_of_interactions >= r.loop_max_number_of_interactions) {
+    const waiting = currentMoment(d.state);
+    const waitingType = waiting ? indexStory(d.story).moments.get(waiting.blueprint_moment_id)?.type : undefined;
+    if (waitingType !== 'Epilogue') endRun(d, r.id, false, info);
+  }
+}
+
+function endRun(d: Draft, runId: string, won: boolean, info: TurnInfo): void {
+  const ending = finishRun(d, runId, won);
+  info.rank = ending.rank;
+  info.golden = ending.golden_ticket_awarded;
+  info.notifications.push(...ending.notifications);
+}
