@@ -45,7 +45,7 @@ export function buildOutput(s: GameState, info: TurnInfo, dialogue: string): Gam
     was_perfect_answer: d.perfect,
     was_cache_hit: d.cache_hit,
     character_emotion_key: d.emotion,
-    character_emotion_strength: d.intensity as 1 | 2 | 3 | 4 | 5,
+    character_emotion_strength: d.intensity,
     battle_state_action_history: pm?.battle_action_history ?? [],
     battle_state_opponent_characters: s.opponents.filter((o) => o.player_moment_id === info.player_moment_id).map((o) => ({
       opponent_id: o.id, opponent_name: o.name, current_health: o.current_health, base_health: o.base_health,

@@ -29,8 +29,8 @@ export const Emotion = z.enum(EMOTIONS);
 export type Emotion = z.infer<typeof Emotion>;
 
 export const INTENSITY_LABELS = { 1: 'slightly', 2: 'somewhat', 3: 'moderately', 4: 'very', 5: 'totally' } as const;
-export const Intensity = z.number().int().min(1).max(5);
-export type Intensity = 1 | 2 | 3 | 4 | 5;
+export const Intensity = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
+export type Intensity = z.infer<typeof Intensity>;
 
 export const GOAL_TYPES = ['convince', 'solve', 'reveal', 'teach', 'program'] as const;
 export const GoalType = z.enum(GOAL_TYPES);
