@@ -1,0 +1,107 @@
+// Read models computed from the state: the game engine view and the moment view (game spec §3). The server's SQL
+// views return the same shapes; these are what the CLI, the simulator and tests read.
+import type { EnrolledCharacter, GameView, ImageDetails, MomentView } from '../schema/views.js';
+import type { PlayLanguage } from '../schema/enums.js';
+import type { BlueprintMoment, Story } from '../story/format.js';
+import { indexStory } from '../story/story-index.js';
+import { localize } from '../story/text.js';
+import { outputCharacters } from './output.js';
+import { availableItems, currentMoment, currentRun, type GameState } from './state.js';
+
+const image = (url: string, kind: 'image' | 'video' = 'image'): ImageDetails => ({ media_url: url, media_kind: kind });
+
+function enrolled(s: GameState): EnrolledCharacter[] {
+  return outputCharacters(s).map(({ is_burned_out: _b, ...c }) => c);
+}
+
+export function bestRank(s: GameState): number | null {
+  const ranks = s.runs.map((r) => r.loop_rank).filter((r): r is number => r !== null);
+  return ranks.length ? Math.min(...ranks) : null;
+}
+
+function currentBlueprint(s: GameState, story: Story): BlueprintMoment | undefined {
+  const pm = currentMoment(s);
+  return pm ? indexStory(story).moments.get(pm.blueprint_moment_id) : undefined;
+}
+
+export function gameView(s: GameState, story: Story): GameView | null {
+  const run = currentRun(s);
+  const pm = currentMoment(s);
+  const m = currentBlueprint(s, story);
+  if (!run || !pm || !m) return null;
+  const lang: PlayLanguage = run.language === 'french' ? 'french' : 'english';
+  const idx = indexStory(story);
+  const place = m.place_id ? idx.places.get(m.place_id) : undefined;
+  const speaker = m.character_id ? idx.characters.get(m.character_id) : undefined;
+  return {
+    player_story_id: run.id,
+    blueprint_story_id: story.id,
+    blueprint_moment_id: m.id,
+    blueprint_place_id: m.place_id ?? null,
+    moment_type: m.type,
+    moment_name: localize(m.name, lang),
+    moment_date: m.date,
+    language: run.language,
+    loop_rank: run.loop_rank,
+    loop_number: run.loop_number,
+    loop_current_number_of_interactions: run.loop_current_number_of_interactions,
+    loop_max_number_of_interactions: run.loop_max_number_of_interactions,
+    loop_status: run.loop_status,
+    best_rank: bestRank(s),
+    background_rgba_color: story.catalogue.background_rgba_color,
+    text_rgba_color: story.catalogue.text_rgba_color,
+    control_rgba_color: story.catalogue.control_rgba_color,
+    place_image_details: (place?.media ?? []).map((x) => image(x.url, x.kind)),
+    moment_image_details: m.media.map((x) => image(x.url, x.kind)),
+    character_image_details: (speaker?.media ?? []).map((x) => image(x.url, x.kind)),
+    do_not_display_character: m.do_not_display_character,
+    battle_opponent_characters: s.opponents.filter((o) => o.player_moment_id === pm.id).map((o) => ({
+      opponent_id: o.id, opponent_name: o.name, opponent_current_health: o.current_health, opponent_base_health: o.base_health,
+    })),
+    enrolled_characters: enrolled(s),
+    player_items: availableItems(s).map((i) => ({
+      available_item_id: i.id, available_item_name: i.name, available_item_properties: i.properties,
+      available_item_attack_bonus: i.attack_bonus, available_item_defense_bonus: i.defense_bonus,
+    })),
+    is_moment_complete: pm.completed_at !== null,
+    battle_phase: pm.battle_phase,
+  };
+}
+
+export function momentView(s: GameState, story: Story): MomentView | null {
+  const run = currentRun(s);
+  const pm = currentMoment(s);
+  const m = currentBlueprint(s, story);
+  const g = gameView(s, story);
+  if (!run || !pm || !m || !g) return null;
+  const lang: PlayLanguage = run.language === 'french' ? 'french' : 'english';
+  return {
+    player_moment_id: pm.id,
+    player_story_id: run.id,
+    user_id: s.user_id,
+    blueprint_moment_id: m.id,
+    blueprint_story_id: story.id,
+    moment_type: m.type,
+    moment_name: localize(m.name, lang),
+    sound: m.sound?.url ?? null,
+    sound_volume: m.sound?.volume ?? null,
+    transitions: m.transitions.map((t) => ({ next_moment_id: t.next_moment_id, label: t.label ? localize(t.label, lang) : null })),
+    skip_to_moment_id: m.skip_to_moment_id ?? null,
+    skip_after_run_number: m.skip_after_run_number ?? null,
+    show_after_run_number: m.show_after_run_number ?? null,
+    skip_after_completion_count: m.skip_after_completion_count ?? null,
+    user_moment_completion_count: s.completion_counts[m.id] ?? 0,
+    display_randomly_probability: m.display_randomly_probability ?? null,
+    max_number_of_characters: m.max_number_of_characters ?? null,
+    enrolled_characters: g.enrolled_characters,
+    player_items: g.player_items,
+    battle_opponent_characters: g.battle_opponent_characters,
+    score_threshold_for_award: m.score_threshold_for_award ?? null,
+    speech_patterns: m.speech_patterns,
+    default_emotion: m.default_emotion,
+    default_emotion_intensity: m.default_emotion_intensity,
+    hint_translation: m.hint ? localize(m.hint, lang) : null,
+    hint_tts: m.hint ? m.hint.en : null,
+    do_not_display_character: m.do_not_display_character,
+  };
+}
