@@ -40,19 +40,29 @@ export const testStoryInput: StoryInput = {
     { id: T.crown, name: say('Crown'), attack_bonus: 1, defense_bonus: 1, properties: ['regal'] },
   ],
   places: [{ id: T.place, name: say('Hall') }],
+  battle_verbs: {
+    attack: { en: ['attack', 'strike', 'charge'], fr: ['attaque', 'frappe', 'charge'] },
+    defend: { en: ['block', 'defend', 'dodge'], fr: ['bloque', 'pare', 'esquive'] },
+    styles: [{ tag: 'aggressive', match: { en: ['fury', 'rage'], fr: ['furie', 'rage'] } }],
+  },
+  decoys: { en: ['banana', 'pancake'], fr: ['banane', 'crepe'] },
   moments: [
     { id: T.intro, name: say('Intro'), date: '1900-01-01', type: 'Monologue', place_id: T.place, character_id: T.sage, opening: [say('Welcome.')], transitions: [{ next_moment_id: T.learn }] },
     {
       id: T.learn, name: say('Learn'), date: '1900-01-02', type: 'Learn', character_id: T.sage, opening: [say('Listen.')],
       skip_after_completion_count: 1,
-      answers: [{ id: 'ok', match: words('understood'), reply: [say('Good.')], outcome: 'complete' }],
+      answers: [
+        { id: 'ok', match: { en: ['understood', 'i understand', 'got it'], fr: ['compris', "j'ai compris"] }, reply: [say('Good.'), say('Fine.')], outcome: 'complete' },
+        { id: 'no', match: { en: ['no idea'], fr: ['aucune idée'] }, reply: [say('Listen again.')], outcome: 'wrong' },
+      ],
+      fallback: [say('Pardon?'), say('Say again?')],
       transitions: [{ next_moment_id: T.cross }],
     },
     {
       id: T.cross, name: say('Cross'), date: '1900-01-03', type: 'Crossroad', character_id: T.sage, opening: [say('Left or right?')],
       transitions: [
-        { next_moment_id: T.reward, label: say('left'), match: words('left') },
-        { next_moment_id: T.deadEnd, label: say('right'), match: words('right') },
+        { next_moment_id: T.reward, label: say('left'), match: { en: ['left', 'red door'], fr: ['gauche', 'porte rouge'] }, reply: [say('Left it is.')] },
+        { next_moment_id: T.deadEnd, label: say('right'), match: { en: ['right', 'blue door'], fr: ['droite', 'porte bleue'] } },
       ],
     },
     { id: T.deadEnd, name: say('Pit'), date: '1900-01-04', type: 'Dead End', character_id: T.sage, opening: [say('You fall.')] },
@@ -89,7 +99,10 @@ export const testStoryInput: StoryInput = {
     {
       id: T.test, name: say('Test'), date: '1900-01-09', type: 'Test', character_id: T.sage, opening: [say('Question.')],
       score_threshold_for_award: 90, perfect_answer_item_id: T.gem,
-      answers: [{ id: 'right', match: words('answer'), reply: [say('Yes!')], outcome: 'complete', score: 100, perfect: true }],
+      answers: [
+        { id: 'right', match: { en: ['seven seas'], fr: ['sept mers'] }, reply: [say('Yes!')], outcome: 'complete', score: 100, perfect: true },
+        { id: 'close', match: { en: ['seas'], fr: ['mers'] }, reply: [say('Close enough.')], outcome: 'complete', score: 70 },
+      ],
       transitions: [{ next_moment_id: T.teamwork }],
     },
     {

@@ -63,6 +63,8 @@ export const Transition = z.object({
   label: Text.optional(),
   /** Phrases choosing this branch at a Crossroad. */
   match: Phrases.optional(),
+  /** What the character answers when the player chooses this branch. */
+  reply: z.array(Text).optional(),
 }).strict();
 export type Transition = z.infer<typeof Transition>;
 

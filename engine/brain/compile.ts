@@ -1,0 +1,87 @@
+// A story's moments compiled into matchers once per story and language, so a turn is a few lookups.
+import type { BlueprintMoment, Phrases, Story } from '../story/format.js';
+import { compileMatcher, phrasesFor, type Candidate, type Matcher } from './text/match.js';
+import type { Lang } from './text/lexicon.js';
+
+export type CompiledMoment = {
+  moment: BlueprintMoment;
+  answers: Matcher;
+  branches: Matcher;
+  rewards: Matcher;
+  difficulties: Matcher;
+  riddles: Map<string, Matcher>;
+};
+
+export type CompiledStory = {
+  lang: Lang;
+  moments: Map<string, CompiledMoment>;
+  /** Story characters by name and aliases: id = blueprint character id. */
+  characters: Matcher;
+  characterCandidates: Candidate[];
+  attack: Matcher | null;
+  defend: Matcher | null;
+  styles: Matcher | null;
+  decoys: Matcher | null;
+};
+
+const cache = new WeakMap<Story, Map<Lang, CompiledStory>>();
+
+const phr = (p: Phrases | undefined, lang: Lang): string[] => (p ? [...phrasesFor(p, lang)] : []);
+
+function namesOf(name: string, aliases: readonly string[]): string[] {
+  return [name, ...aliases];
+}
+
+function compileMoment(story: Story, m: BlueprintMoment, lang: Lang): CompiledMoment {
+  const items = new Map(story.items.map((i) => [i.id, i]));
+  const chars = new Map(story.characters.map((c) => [c.id, c]));
+  const rewardCandidates: Candidate[] = [];
+  for (const r of m.rewards) {
+    for (const id of r.item_ids) {
+      const it = items.get(id);
+      if (it) rewardCandidates.push({ id: `item:${id}`, phrases: [it.name.en, ...(it.name.fr ? [it.name.fr] : []), ...it.aliases] });
+    }
+    for (const id of r.character_ids) {
+      const c = chars.get(id);
+      if (c) rewardCandidates.push({ id: `character:${id}`, phrases: namesOf(c.name, c.aliases) });
+    }
+    for (const dr of r.dynamic_rewards) {
+      rewardCandidates.push({ id: `dynamic_item:${dr.id}`, phrases: [...phr(dr.match, lang), dr.name.en, ...(dr.name.fr ? [dr.name.fr] : [])] });
+    }
+  }
+  const riddles = new Map<string, Matcher>();
+  for (const d of m.upgrade?.difficulties ?? []) riddles.set(d.level, compileMatcher([{ id: 'right', phrases: phr(d.answers, lang) }], lang));
+  return {
+    moment: m,
+    answers: compileMatcher(m.answers.map((a) => ({ id: a.id, phrases: phr(a.match, lang) })), lang),
+    branches: compileMatcher(m.transitions.filter((t) => t.match).map((t) => ({ id: t.next_moment_id, phrases: phr(t.match, lang) })), lang),
+    rewards: compileMatcher(rewardCandidates, lang),
+    difficulties: compileMatcher((m.upgrade?.difficulties ?? []).map((d) => ({ id: d.level, phrases: phr(d.match, lang) })), lang),
+    riddles,
+  };
+}
+
+export function compileStory(story: Story, lang: Lang): CompiledStory {
+  let byLang = cache.get(story);
+  if (!byLang) {
+    byLang = new Map();
+    cache.set(story, byLang);
+  }
+  let c = byLang.get(lang);
+  if (!c) {
+    const characterCandidates = story.characters.map((x) => ({ id: x.id, phrases: namesOf(x.name, x.aliases) }));
+    const v = story.battle_verbs;
+    c = {
+      lang,
+      moments: new Map(story.moments.map((m) => [m.id, compileMoment(story, m, lang)])),
+      characters: compileMatcher(characterCandidates, lang),
+      characterCandidates,
+      attack: v ? compileMatcher([{ id: 'attack', phrases: phr(v.attack, lang) }], lang) : null,
+      defend: v ? compileMatcher([{ id: 'defend', phrases: phr(v.defend, lang) }], lang) : null,
+      styles: v && v.styles.length ? compileMatcher(v.styles.map((s, i) => ({ id: `${s.tag}#${i}`, phrases: phr(s.match, lang) })), lang) : null,
+      decoys: story.decoys ? compileMatcher([{ id: 'decoy', phrases: phr(story.decoys, lang) }], lang) : null,
+    };
+    byLang.set(lang, c);
+  }
+  return c;
+}

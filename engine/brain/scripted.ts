@@ -1,0 +1,298 @@
+// The scripted brain: a deterministic dialogue brain that needs nothing installed. Given the moment, the run state,
+// the player's words and a seeded random source, it decides the reply and what the words achieve; the engine then
+// checks the decision against the rules. Same seed + same inputs => the same decision, byte for byte.
+import type { PlayLanguage } from '../schema/enums.js';
+import { LANG_CODE } from '../schema/enums.js';
+import type { PlayerCharacter } from '../schema/player.js';
+import { hashSeed, SeededRandom, type Random } from '../random.js';
+import type { AnswerRule, BlueprintMoment, Story } from '../story/format.js';
+import type { Text } from '../story/text.js';
+import { localize } from '../story/text.js';
+import { currentMoment, currentRun, type GameState } from '../run/state.js';
+import { compileStory, type CompiledMoment, type CompiledStory } from './compile.js';
+import type { DecisionInput } from './decision.js';
+import { Decision } from './decision.js';
+import { compileMatcher, type Matcher, type MatchResult } from './text/match.js';
+import { normalize } from './text/normalize.js';
+import { brainSay } from './texts.js';
+
+export type BrainInput = {
+  story: Story;
+  state: GameState;
+  transcription: string;
+  is_starting_dialogue: boolean;
+  /** The idempotency key of the input; with the state's random state it seeds the brain. */
+  input_id: string;
+};
+
+type Ctx = {
+  input: BrainInput;
+  lang: PlayLanguage;
+  cs: CompiledStory;
+  cm: CompiledMoment;
+  m: BlueprintMoment;
+  r: Random;
+  lines: Record<string, number>;
+  heard: string;
+};
+
+export function brainRandom(input: BrainInput): SeededRandom {
+  return new SeededRandom(hashSeed(input.input_id, input.state.rng));
+}
+
+/** Picks a line variant, never the one used last time with this player (when there is a choice). */
+function line(c: Ctx, key: string, options: readonly Text[]): string {
+  if (options.length === 0) return '';
+  const last = c.input.state.line_memory[key];
+  let i = c.r.int(options.length);
+  if (options.length > 1 && i === last) i = (i + 1 + c.r.int(options.length - 1)) % options.length;
+  c.lines[key] = i;
+  return localize(options[i] as Text, c.lang);
+}
+
+function base(c: Ctx, reply: string, extra: Partial<DecisionInput> = {}): DecisionInput {
+  return {
+    reply, emotion: c.m.default_emotion, intensity: c.m.default_emotion_intensity, outcome: 'continue', lines_used: c.lines, ...extra,
+  };
+}
+
+function fallback(c: Ctx): DecisionInput {
+  const said = line(c, `${c.m.id}:fallback`, c.m.fallback);
+  return base(c, said || brainSay('fallback', c.lang));
+}
+
+/** The best authored answer, unless a decoy fits the words better. */
+function bestAnswer(c: Ctx): { rule: AnswerRule; match: MatchResult } | null {
+  const match = c.cm.answers.match(c.heard);
+  if (!match) return null;
+  const decoy = c.cs.decoys?.match(c.heard);
+  if (decoy && (decoy.words > match.words || (decoy.words === match.words && decoy.score > match.score))) return null;
+  const rule = c.m.answers.find((a) => a.id === match.id);
+  return rule ? { rule, match } : null;
+}
+
+function answerDecision(c: Ctx, rule: AnswerRule): DecisionInput {
+  const knownFacts = new Set([...(currentMoment(c.input.state)?.player_facts ?? []), ...rule.facts]);
+  const allFacts = c.m.answers.filter((a) => a.outcome === 'progress').flatMap((a) => a.facts);
+  const learned = rule.outcome === 'progress' && allFacts.length > 0 && allFacts.every((f) => knownFacts.has(f));
+  const complete = rule.outcome === 'complete' || learned;
+  return base(c, line(c, `${c.m.id}:${rule.id}`, rule.reply), {
+    emotion: rule.emotion ?? c.m.default_emotion,
+    intensity: rule.intensity ?? c.m.default_emotion_intensity,
+    outcome: complete ? 'complete' : 'continue',
+    ...(complete && rule.next_moment_id ? { next_moment_id: rule.next_moment_id } : {}),
+    perfect: rule.perfect,
+    score: rule.score,
+    facts: rule.facts,
+    matched: rule.id,
+  });
+}
+
+const teamCache = new Map<string, Matcher>();
+
+/** A matcher over the player's own characters (names and the story's aliases), cached by roster. */
+function teamMatcher(c: Ctx, team: readonly PlayerCharacter[]): Matcher {
+  const key = `${c.cs.lang}|${team.map((t) => `${t.id}=${t.name}`).join(',')}`;
+  let mt = teamCache.get(key);
+  if (!mt) {
+    const aliases = new Map(c.input.story.characters.map((x) => [x.id, x.aliases]));
+    mt = compileMatcher(team.map((t) => ({ id: t.id, phrases: [t.name, ...(t.blueprint_character_id ? aliases.get(t.blueprint_character_id) ?? [] : [])] })), c.cs.lang);
+    if (teamCache.size > 512) teamCache.clear();
+    teamCache.set(key, mt);
+  }
+  return mt;
+}
+
+function itemMatcher(c: Ctx): Matcher {
+  const items = c.input.state.items;
+  const key = `items|${c.cs.lang}|${items.map((i) => `${i.id}=${i.name}`).join(',')}`;
+  let mt = teamCache.get(key);
+  if (!mt) {
+    const aliases = new Map(c.input.story.items.map((x) => [x.id, [x.name.en, ...(x.name.fr ? [x.name.fr] : []), ...x.aliases]]));
+    mt = compileMatcher(items.map((i) => ({ id: i.id, phrases: [i.name, ...(i.blueprint_item_id ? aliases.get(i.blueprint_item_id) ?? [] : [])] })), c.cs.lang);
+    teamCache.set(key, mt);
+  }
+  return mt;
+}
+
+function styleTagsOf(c: Ctx, ch: PlayerCharacter | undefined): readonly string[] {
+  if (!ch?.blueprint_character_id) return [];
+  return c.input.story.characters.find((x) => x.id === ch.blueprint_character_id)?.style_tags ?? [];
+}
+
+/** Thematic when a style the words evoke is one of the character's style tags. */
+function thematic(c: Ctx, ch: PlayerCharacter | undefined): boolean {
+  const tags = styleTagsOf(c, ch);
+  if (!c.cs.styles || tags.length === 0) return false;
+  return c.cs.styles.matchAll(c.heard).some((mm) => tags.includes(mm.id.split('#')[0] ?? ''));
+}
+
+function decideBattle(c: Ctx): DecisionInput {
+  const s = c.input.state;
+  const pm = currentMoment(s);
+  const team = s.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0);
+  const answer = bestAnswer(c);
+  if (pm?.battle_phase === 'player_defense_input') {
+    const struck = s.characters.find((x) => x.id === pm.pending_strike?.target_id);
+    if (!c.cs.defend?.match(c.heard)) return base(c, brainSay('defend_miss', c.lang), { emotion: 'fear', intensity: 3 });
+    const th = thematic(c, struck);
+    return base(c, answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('defend', c.lang, { actor: struck?.name ?? '' }), {
+      battle: { kind: 'defend', ...(struck ? { actor_id: struck.id } : {}), action: c.heard.slice(0, 200), thematic: th },
+      perfect: th && answer?.rule.perfect === true,
+    });
+  }
+  const attackWord = c.cs.attack?.match(c.heard);
+  const actorMention = teamMatcher(c, team).mentions(c.heard)[0];
+  const foes = s.opponents.filter((o) => o.player_moment_id === pm?.id && o.current_health > 0);
+  const foeMatcher = compileMatcher(foes.map((o) => ({ id: o.id, phrases: c.cs.characterCandidates.find((x) => x.id === o.blueprint_character_id)?.phrases ?? [o.name] })), c.cs.lang);
+  const target = foeMatcher.mentions(c.heard)[0];
+  if (!attackWord && !target) return fallbackOr(c, brainSay('attack_ask', c.lang));
+  const actor = team.find((x) => x.id === actorMention?.id) ?? team[0];
+  const foe = foes.find((o) => o.id === target?.id) ?? foes[0];
+  if (!actor || !foe) return fallback(c);
+  const th = thematic(c, actor);
+  return base(c, answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('attack', c.lang, { actor: actor.name, target: foe.name }), {
+    emotion: 'anger', intensity: th ? 4 : 3,
+    battle: { kind: 'attack', actor_id: actor.id, target_id: foe.id, action: c.heard.slice(0, 200), thematic: th },
+  });
+}
+
+function fallbackOr(c: Ctx, generic: string): DecisionInput {
+  return c.m.fallback.length > 0 ? fallback(c) : base(c, generic);
+}
+
+function decideReward(c: Ctx): DecisionInput {
+  const s = c.input.state;
+  const owned = (kind: string, id: string): boolean =>
+    kind === 'item' ? s.items.some((i) => i.blueprint_item_id === id)
+      : kind === 'character' ? s.characters.some((x) => x.blueprint_character_id === id)
+        : s.items.some((i) => i.acquired_in_blueprint_moment_id === c.m.id && i.blueprint_item_id === null);
+  const named = c.cm.rewards.matchAll(c.heard).map((x) => x.id).find((x) => {
+    const [kind = '', id = ''] = x.split(':');
+    return !owned(kind, id);
+  });
+  const answer = bestAnswer(c);
+  let pick = named;
+  if (!pick && answer?.rule.outcome === 'complete') {
+    outer: for (const r of c.m.rewards) {
+      const ids = r.reward_type === 'item' ? r.item_ids : r.reward_type === 'character' ? r.character_ids : r.dynamic_rewards.map((d) => d.id);
+      for (const id of ids) if (!owned(r.reward_type, id)) { pick = `${r.reward_type}:${id}`; break outer; }
+    }
+    if (!pick) return base(c, brainSay('nothing_left', c.lang), { outcome: 'complete', matched: answer.rule.id });
+  }
+  if (!pick) return answer ? answerDecision(c, answer.rule) : fallback(c);
+  const [kind = '', id = ''] = pick.split(':');
+  const reward_type = kind === 'character' ? 'character' : kind === 'item' ? 'item' : 'dynamic_item';
+  const name = rewardName(c, reward_type, id);
+  const reply = answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('reward', c.lang, { name });
+  return base(c, reply, { outcome: 'complete', award: { reward_type, id }, emotion: 'happiness', intensity: 3, matched: answer?.rule.id ?? pick, score: answer?.rule.score ?? 60, perfect: answer?.rule.perfect ?? false });
+}
+
+function rewardName(c: Ctx, kind: string, id: string): string {
+  if (kind === 'character') return c.input.story.characters.find((x) => x.id === id)?.name ?? '';
+  if (kind === 'item') {
+    const it = c.input.story.items.find((x) => x.id === id);
+    return it ? localize(it.name, c.lang) : '';
+  }
+  const dr = c.m.rewards.flatMap((r) => r.dynamic_rewards).find((x) => x.id === id);
+  return dr ? localize(dr.name, c.lang) : '';
+}
+
+function decideEquip(c: Ctx): DecisionInput {
+  const team = c.input.state.characters.filter((x) => x.is_selected_in_assemble);
+  const who = teamMatcher(c, team).mentions(c.heard)[0];
+  const what = itemMatcher(c).mentions(c.heard)[0];
+  if (!who || !what) return fallbackOr(c, brainSay('equip_ask', c.lang));
+  const ch = team.find((x) => x.id === who.id);
+  const it = c.input.state.items.find((x) => x.id === what.id);
+  const answer = bestAnswer(c);
+  const reply = answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('equip', c.lang, { item: it?.name ?? '', character: ch?.name ?? '' });
+  return base(c, reply, { outcome: 'complete', equip: { character_id: who.id, item_id: what.id }, emotion: 'happiness', intensity: 2, matched: answer?.rule.id ?? 'equip' });
+}
+
+function decideAssemble(c: Ctx): DecisionInput {
+  const alive = c.input.state.characters.filter((x) => x.current_health > 0);
+  const named = teamMatcher(c, alive).mentions(c.heard).map((x) => x.id);
+  const required = c.m.max_number_of_characters ?? 0;
+  if (named.length === 0) return fallbackOr(c, brainSay('team_ask', c.lang, { required }));
+  const already = alive.filter((x) => x.is_selected_in_assemble).map((x) => x.id);
+  const selected = [...already, ...named.filter((x) => !already.includes(x))].slice(0, required || undefined);
+  const names = selected.map((id) => alive.find((x) => x.id === id)?.name ?? '').join(', ');
+  const answer = bestAnswer(c);
+  const reply = answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('team', c.lang, { names, count: selected.length, required });
+  return base(c, reply, { selection: named, outcome: selected.length >= required ? 'complete' : 'continue', matched: 'assemble' });
+}
+
+function decideUpgrade(c: Ctx): DecisionInput {
+  const s = c.input.state;
+  const pm = currentMoment(s);
+  const rules = c.m.upgrade;
+  if (!rules || !pm) return fallback(c);
+  const bet = pm.upgrade_bet;
+  if (bet?.placed) {
+    const right = bet.level ? c.cm.riddles.get(bet.level)?.match(c.heard) : null;
+    const answer = bestAnswer(c);
+    if (right) return base(c, answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('right', c.lang), { upgrade: { stage: 'answer', correct: true }, emotion: 'happiness', intensity: 4, score: 100, matched: 'riddle' });
+    return base(c, brainSay('wrong', c.lang), { upgrade: { stage: 'answer', correct: false }, emotion: 'sadness', intensity: 2 });
+  }
+  const team = s.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0);
+  const who = teamMatcher(c, team).mentions(c.heard)[0];
+  const level = c.cm.difficulties.match(c.heard);
+  const numbers = normalize(c.heard, c.cs.lang).filter((t) => /^\d+$/.test(t)).map(Number);
+  const amount = numbers[0];
+  if (!who && !level && amount === undefined) return fallbackOr(c, brainSay('bet_ask', c.lang));
+  const character_id = who?.id ?? bet?.character_id ?? undefined;
+  const lvl = level?.id ?? bet?.level ?? undefined;
+  const size = amount ?? bet?.bet ?? undefined;
+  const completeBet = character_id && lvl && size !== undefined;
+  const riddle = rules.difficulties.find((d) => d.level === lvl)?.riddle;
+  const reply = completeBet && riddle ? localize(riddle, c.lang) : brainSay('bet_ask', c.lang);
+  return base(c, reply, {
+    upgrade: { stage: 'bet', ...(who ? { character_id: who.id } : {}), ...(level ? { level: level.id } : {}), ...(amount !== undefined ? { bet: amount } : {}) },
+    matched: 'bet',
+  });
+}
+
+function decideTalk(c: Ctx): DecisionInput {
+  if (c.m.type === 'Crossroad') {
+    const branch = c.cm.branches.match(c.heard);
+    const answer = bestAnswer(c);
+    if (branch && (!answer || branch.words >= answer.match.words)) {
+      const t = c.m.transitions.find((x) => x.next_moment_id === branch.id);
+      const reply = t?.reply?.length ? line(c, `${c.m.id}:${branch.id}`, t.reply) : brainSay('branch', c.lang, { label: t?.label ? localize(t.label, c.lang) : '' });
+      return base(c, reply, { outcome: 'complete', next_moment_id: branch.id, score: 60, matched: `branch:${branch.id}` });
+    }
+  }
+  const answer = bestAnswer(c);
+  return answer ? answerDecision(c, answer.rule) : fallback(c);
+}
+
+export function scriptedDecision(input: BrainInput, random?: Random): DecisionInput {
+  const run = currentRun(input.state);
+  const pm = currentMoment(input.state);
+  const m = pm ? input.story.moments.find((x) => x.id === pm.blueprint_moment_id) : undefined;
+  const lang: PlayLanguage = run?.language === 'french' ? 'french' : 'english';
+  const cs = compileStory(input.story, LANG_CODE[lang]);
+  const cm = m ? cs.moments.get(m.id) : undefined;
+  if (!m || !cm) return { reply: '', emotion: 'normal', intensity: 1, outcome: 'continue' };
+  const c: Ctx = { input, lang, cs, cm, m, r: random ?? brainRandom(input), lines: {}, heard: input.transcription };
+  if (input.is_starting_dialogue) {
+    const opening = line(c, `${m.id}:opening`, m.opening);
+    const outcome = m.type === 'Dead End' ? 'end_of_game' : m.type === 'Monologue' || m.type === 'Epilogue' ? 'complete' : 'continue';
+    return base(c, opening, { outcome });
+  }
+  switch (m.type) {
+    case 'Battle': return decideBattle(c);
+    case 'Reward': return decideReward(c);
+    case 'Equip': return decideEquip(c);
+    case 'Assemble': return decideAssemble(c);
+    case 'Upgrade': return decideUpgrade(c);
+    case 'Monologue': case 'Learn': case 'Test': case 'Crossroad': case 'Teamwork': case 'Epilogue': case 'Dead End':
+      return decideTalk(c);
+  }
+}
+
+/** The scripted brain's decision, validated. */
+export function decideScripted(input: BrainInput, random?: Random): Decision {
+  return Decision.parse(scriptedDecision(input, random));
+}

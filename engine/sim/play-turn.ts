@@ -1,0 +1,27 @@
+// One turn in process: the scripted brain decides, the engine steps. The server does the same with its Brain
+// interface (scripted or LLM) around I/O; the simulator, story tests and offline replay use this directly.
+import { decideScripted } from '../brain/scripted.js';
+import type { TurnEvent } from '../run/events.js';
+import type { GameState } from '../run/state.js';
+import { step, type StepResult } from '../run/step.js';
+import type { Story } from '../story/format.js';
+
+export type PlayerInput = {
+  input_id: string;
+  transcription: string;
+  is_starting_dialogue: boolean;
+  selected_character_ids?: string[];
+};
+
+export function scriptedTurn(state: GameState, story: Story, input: PlayerInput, now: number): { event: TurnEvent; result: StepResult } {
+  const decision = decideScripted({ story, state, transcription: input.transcription, is_starting_dialogue: input.is_starting_dialogue, input_id: input.input_id });
+  const event: TurnEvent = {
+    type: 'turn',
+    input_id: input.input_id,
+    is_starting_dialogue: input.is_starting_dialogue,
+    transcription: input.transcription,
+    decision,
+    ...(input.selected_character_ids ? { selected_character_ids: input.selected_character_ids } : {}),
+  };
+  return { event, result: step(state, event, { now, story }) };
+}
