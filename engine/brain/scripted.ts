@@ -172,6 +172,10 @@ function decideReward(c: Ctx): DecisionInput {
     return !owned(kind, id);
   });
   const answer = bestAnswer(c);
+  const lacking = c.m.rewards.some((r) => (r.reward_type === 'item' ? r.item_ids : r.reward_type === 'character' ? r.character_ids : r.dynamic_rewards.map((d) => d.id))
+    .some((id) => !owned(r.reward_type, id)));
+  // Nothing left to give: the moment ends whatever the player says, rather than trapping them.
+  if (!lacking) return base(c, brainSay('nothing_left', c.lang), { outcome: 'complete', matched: 'nothing_left' });
   let pick = named;
   if (!pick && answer?.rule.outcome === 'complete') {
     outer: for (const r of c.m.rewards) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RANK_THRESHOLDS, rankForRun, rankPoints, rankToLetter, rankToNumber, remainingInteractions } from './rank.js';
+import { DEFAULT_RANK_THRESHOLDS, rankForRun, rankLetterOrDefault, rankPoints, rankToLetter, rankToNumber, remainingInteractions } from './rank.js';
 
 describe('rank mapping (game spec §4)', () => {
   it('maps S=1, A=2, B=3, C=4, D=5, E=6, F=7; trims and upper-cases; anything else is F', () => {
@@ -9,9 +9,8 @@ describe('rank mapping (game spec §4)', () => {
     expect(rankToNumber('s')).toBe(1);
     expect(rankToNumber('Z')).toBe(7);
     expect(rankToNumber('')).toBe(7);
-    expect(rankToNumber(undefined)).toBe(7);
     expect(rankToLetter(2)).toBe('A');
-    expect(rankToLetter(null)).toBe('F');
+    expect(rankLetterOrDefault(null)).toBe('F');
   });
 
   it('round-trips every rank, and any string parses to 1..7', () => {

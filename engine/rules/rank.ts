@@ -7,24 +7,11 @@
 //   won run: S >= 85, A >= 65, B >= 50, C >= 35, D >= 20, else E (a story may set its own thresholds);
 //   lost run (cap reached, dead end, manual end, every fighter burned out): F.
 // Every term is non-decreasing in better play, so better play never ranks worse.
-import type { RankLetter } from '../story/format.js';
+import { RANK_LETTERS, rankLetterOrDefault, rankToLetter, rankToNumber } from '../catalogue/rank-letter.js';
 
-export const RANK_LETTERS = ['S', 'A', 'B', 'C', 'D', 'E', 'F'] as const satisfies readonly RankLetter[];
+export { RANK_LETTERS, rankLetterOrDefault, rankToLetter, rankToNumber };
 export const RANK_F = 7;
 export const RANK_A = 2;
-
-/** S=1 ... F=7. Trimmed and upper-cased; anything else is F. */
-export function rankToNumber(letter: unknown): number {
-  if (typeof letter !== 'string') return RANK_F;
-  const i = (RANK_LETTERS as readonly string[]).indexOf(letter.trim().toUpperCase());
-  return i < 0 ? RANK_F : i + 1;
-}
-
-/** 1 -> 'S' ... 7 -> 'F'; anything out of range is 'F'. */
-export function rankToLetter(rank: number | null | undefined): RankLetter {
-  if (rank == null || !Number.isInteger(rank) || rank < 1 || rank > 7) return 'F';
-  return RANK_LETTERS[rank - 1] as RankLetter;
-}
 
 export type RankThresholds = { S: number; A: number; B: number; C: number; D: number };
 export const DEFAULT_RANK_THRESHOLDS: RankThresholds = { S: 85, A: 65, B: 50, C: 35, D: 20 };
