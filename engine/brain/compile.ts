@@ -18,6 +18,9 @@ export type CompiledStory = {
   /** Story characters by name and aliases: id = blueprint character id. */
   characters: Matcher;
   characterCandidates: Candidate[];
+  characterIds: Set<string>;
+  /** Story items by name (both languages) and aliases: id = blueprint item id. */
+  items: Matcher;
   attack: Matcher | null;
   defend: Matcher | null;
   styles: Matcher | null;
@@ -76,6 +79,8 @@ export function compileStory(story: Story, lang: Lang): CompiledStory {
       moments: new Map(story.moments.map((m) => [m.id, compileMoment(story, m, lang)])),
       characters: compileMatcher(characterCandidates, lang),
       characterCandidates,
+      characterIds: new Set(story.characters.map((x) => x.id)),
+      items: compileMatcher(story.items.map((i) => ({ id: i.id, phrases: [i.name.en, ...(i.name.fr ? [i.name.fr] : []), ...i.aliases] })), lang),
       attack: v ? compileMatcher([{ id: 'attack', phrases: phr(v.attack, lang) }], lang) : null,
       defend: v ? compileMatcher([{ id: 'defend', phrases: phr(v.defend, lang) }], lang) : null,
       styles: v && v.styles.length ? compileMatcher(v.styles.map((s, i) => ({ id: `${s.tag}#${i}`, phrases: phr(s.match, lang) })), lang) : null,

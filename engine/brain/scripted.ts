@@ -3,15 +3,14 @@
 // checks the decision against the rules. Same seed + same inputs => the same decision, byte for byte.
 import type { PlayLanguage } from '../schema/enums.js';
 import { LANG_CODE } from '../schema/enums.js';
-import type { PlayerCharacter } from '../schema/player.js';
+import type { PlayerCharacter, PlayerItem } from '../schema/player.js';
 import { hashSeed, SeededRandom, type Random } from '../random.js';
 import type { AnswerRule, BlueprintMoment, Story } from '../story/format.js';
 import type { Text } from '../story/text.js';
 import { localize } from '../story/text.js';
 import { currentMoment, currentRun, type GameState } from '../run/state.js';
 import { compileStory, type CompiledMoment, type CompiledStory } from './compile.js';
-import type { DecisionInput } from './decision.js';
-import { Decision } from './decision.js';
+import type { Decision, DecisionInput } from './decision.js';
 import { compileMatcher, type Matcher, type MatchResult } from './text/match.js';
 import { normalize } from './text/normalize.js';
 import { brainSay } from './texts.js';
@@ -88,31 +87,56 @@ function answerDecision(c: Ctx, rule: AnswerRule): DecisionInput {
   });
 }
 
-const teamCache = new Map<string, Matcher>();
+const extraCache = new Map<string, Matcher>();
 
-/** A matcher over the player's own characters (names and the story's aliases), cached by roster. */
-function teamMatcher(c: Ctx, team: readonly PlayerCharacter[]): Matcher {
-  const key = `${c.cs.lang}|${team.map((t) => `${t.id}=${t.name}`).join(',')}`;
-  let mt = teamCache.get(key);
+/** A matcher over names that are not in the story (permanent cards from other stories, dynamic items), cached. */
+function extraMatcher(c: Ctx, candidates: { id: string; phrases: string[] }[]): Matcher {
+  const key = `${c.cs.lang}|${candidates.map((x) => x.phrases.join('/')).join('|')}`;
+  let mt = extraCache.get(key);
   if (!mt) {
-    const aliases = new Map(c.input.story.characters.map((x) => [x.id, x.aliases]));
-    mt = compileMatcher(team.map((t) => ({ id: t.id, phrases: [t.name, ...(t.blueprint_character_id ? aliases.get(t.blueprint_character_id) ?? [] : [])] })), c.cs.lang);
-    if (teamCache.size > 512) teamCache.clear();
-    teamCache.set(key, mt);
+    if (extraCache.size > 256) extraCache.clear();
+    mt = compileMatcher(candidates.map((x, i) => ({ id: String(i), phrases: x.phrases })), c.cs.lang);
+    extraCache.set(key, mt);
   }
   return mt;
 }
 
-function itemMatcher(c: Ctx): Matcher {
-  const items = c.input.state.items;
-  const key = `items|${c.cs.lang}|${items.map((i) => `${i.id}=${i.name}`).join(',')}`;
-  let mt = teamCache.get(key);
-  if (!mt) {
-    const aliases = new Map(c.input.story.items.map((x) => [x.id, [x.name.en, ...(x.name.fr ? [x.name.fr] : []), ...x.aliases]]));
-    mt = compileMatcher(items.map((i) => ({ id: i.id, phrases: [i.name, ...(i.blueprint_item_id ? aliases.get(i.blueprint_item_id) ?? [] : [])] })), c.cs.lang);
-    teamCache.set(key, mt);
+/**
+ * Which of these characters the player named, in order of appearance. Story characters are matched with the story's
+ * compiled name matcher (names and aliases), so nothing is compiled per turn.
+ */
+function mentionedCharacters(c: Ctx, among: readonly PlayerCharacter[]): PlayerCharacter[] {
+  const found: { at: number; ch: PlayerCharacter }[] = [];
+  for (const m of c.cs.characters.mentions(c.heard)) {
+    const ch = among.find((x) => x.blueprint_character_id === m.id);
+    if (ch) found.push({ at: m.start, ch });
   }
-  return mt;
+  const strangers = among.filter((x) => !x.blueprint_character_id || !c.cs.characterIds.has(x.blueprint_character_id));
+  if (strangers.length > 0) {
+    for (const m of extraMatcher(c, strangers.map((x) => ({ id: x.id, phrases: [x.name] }))).mentions(c.heard)) {
+      const ch = strangers[Number(m.id)];
+      if (ch) found.push({ at: m.start, ch });
+    }
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.ch);
+}
+
+/** Which of the player's items they named, in order of appearance. */
+function mentionedItems(c: Ctx): PlayerItem[] {
+  const items = c.input.state.items;
+  const found: { at: number; it: PlayerItem }[] = [];
+  for (const m of c.cs.items.mentions(c.heard)) {
+    const it = items.find((x) => x.blueprint_item_id === m.id);
+    if (it) found.push({ at: m.start, it });
+  }
+  const own = items.filter((x) => !x.blueprint_item_id);
+  if (own.length > 0) {
+    for (const m of extraMatcher(c, own.map((x) => ({ id: x.id, phrases: [x.name] }))).mentions(c.heard)) {
+      const it = own[Number(m.id)];
+      if (it) found.push({ at: m.start, it });
+    }
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.it);
 }
 
 function styleTagsOf(c: Ctx, ch: PlayerCharacter | undefined): readonly string[] {
@@ -142,13 +166,13 @@ function decideBattle(c: Ctx): DecisionInput {
     });
   }
   const attackWord = c.cs.attack?.match(c.heard);
-  const actorMention = teamMatcher(c, team).mentions(c.heard)[0];
+  const actorMention = mentionedCharacters(c, team)[0];
   const foes = s.opponents.filter((o) => o.player_moment_id === pm?.id && o.current_health > 0);
-  const foeMatcher = compileMatcher(foes.map((o) => ({ id: o.id, phrases: c.cs.characterCandidates.find((x) => x.id === o.blueprint_character_id)?.phrases ?? [o.name] })), c.cs.lang);
-  const target = foeMatcher.mentions(c.heard)[0];
+  const named = c.cs.characters.mentions(c.heard).map((m) => m.id);
+  const target = foes.find((o) => named.includes(o.blueprint_character_id));
   if (!attackWord && !target) return fallbackOr(c, brainSay('attack_ask', c.lang));
-  const actor = team.find((x) => x.id === actorMention?.id) ?? team[0];
-  const foe = foes.find((o) => o.id === target?.id) ?? foes[0];
+  const actor = actorMention ?? team[0];
+  const foe = target ?? foes[0];
   if (!actor || !foe) return fallback(c);
   const th = thematic(c, actor);
   return base(c, answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('attack', c.lang, { actor: actor.name, target: foe.name }), {
@@ -204,19 +228,17 @@ function rewardName(c: Ctx, kind: string, id: string): string {
 
 function decideEquip(c: Ctx): DecisionInput {
   const team = c.input.state.characters.filter((x) => x.is_selected_in_assemble);
-  const who = teamMatcher(c, team).mentions(c.heard)[0];
-  const what = itemMatcher(c).mentions(c.heard)[0];
-  if (!who || !what) return fallbackOr(c, brainSay('equip_ask', c.lang));
-  const ch = team.find((x) => x.id === who.id);
-  const it = c.input.state.items.find((x) => x.id === what.id);
+  const ch = mentionedCharacters(c, team)[0];
+  const it = mentionedItems(c)[0];
+  if (!ch || !it) return fallbackOr(c, brainSay('equip_ask', c.lang));
   const answer = bestAnswer(c);
-  const reply = answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('equip', c.lang, { item: it?.name ?? '', character: ch?.name ?? '' });
-  return base(c, reply, { outcome: 'complete', equip: { character_id: who.id, item_id: what.id }, emotion: 'happiness', intensity: 2, matched: answer?.rule.id ?? 'equip' });
+  const reply = answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('equip', c.lang, { item: it.name, character: ch.name });
+  return base(c, reply, { outcome: 'complete', equip: { character_id: ch.id, item_id: it.id }, emotion: 'happiness', intensity: 2, matched: answer?.rule.id ?? 'equip' });
 }
 
 function decideAssemble(c: Ctx): DecisionInput {
   const alive = c.input.state.characters.filter((x) => x.current_health > 0);
-  const named = teamMatcher(c, alive).mentions(c.heard).map((x) => x.id);
+  const named = mentionedCharacters(c, alive).map((x) => x.id);
   const required = c.m.max_number_of_characters ?? 0;
   if (named.length === 0) return fallbackOr(c, brainSay('team_ask', c.lang, { required }));
   const already = alive.filter((x) => x.is_selected_in_assemble).map((x) => x.id);
@@ -240,7 +262,7 @@ function decideUpgrade(c: Ctx): DecisionInput {
     return base(c, brainSay('wrong', c.lang), { upgrade: { stage: 'answer', correct: false }, emotion: 'sadness', intensity: 2 });
   }
   const team = s.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0);
-  const who = teamMatcher(c, team).mentions(c.heard)[0];
+  const who = mentionedCharacters(c, team)[0];
   const level = c.cm.difficulties.match(c.heard);
   const numbers = normalize(c.heard, c.cs.lang).filter((t) => /^\d+$/.test(t)).map(Number);
   const amount = numbers[0];
@@ -298,5 +320,20 @@ export function scriptedDecision(input: BrainInput, random?: Random): DecisionIn
 
 /** The scripted brain's decision, validated. */
 export function decideScripted(input: BrainInput, random?: Random): Decision {
-  return Decision.parse(scriptedDecision(input, random));
+  return withDefaults(scriptedDecision(input, random));
+}
+
+/**
+ * Fills a trusted decision's defaults without a schema pass: the scripted brain is engine code and runs millions of
+ * times in simulations. Decisions from outside (an LLM) go through `Decision.parse` at the edge instead.
+ */
+export function withDefaults(d: DecisionInput): Decision {
+  return {
+    reply: d.reply, emotion: d.emotion, intensity: d.intensity, outcome: d.outcome,
+    ...(d.next_moment_id !== undefined ? { next_moment_id: d.next_moment_id } : {}),
+    perfect: d.perfect ?? false, cache_hit: d.cache_hit ?? false, score: d.score ?? 0, facts: d.facts ?? [],
+    ...(d.battle ? { battle: d.battle } : {}), ...(d.award ? { award: d.award } : {}), ...(d.equip ? { equip: d.equip } : {}),
+    ...(d.upgrade ? { upgrade: d.upgrade } : {}), ...(d.selection ? { selection: d.selection } : {}),
+    matched: d.matched ?? '', lines_used: d.lines_used ?? {},
+  };
 }

@@ -27,7 +27,7 @@ function hurt(d: Draft, pm: PlayerMoment, c: PlayerCharacter, damage: number): P
   const burned = health === 0 && c.current_health > 0;
   d.put('player_characters', { ...c, current_health: health, burned_out_at: burned ? d.iso : c.burned_out_at });
   if (!burned) return pm;
-  const run = d.state.runs[d.state.runs.length - 1];
+  const run = d.state.run;
   if (run) d.put('player_stories', { ...run, burn_outs: run.burn_outs + 1 });
   return { ...pm, burn_outs: pm.burn_outs + 1 };
 }

@@ -12,7 +12,7 @@ import { say } from './texts.js';
 import type { TurnInfo } from './turn-info.js';
 
 function runId(d: Draft): string {
-  const run = d.state.runs[d.state.runs.length - 1];
+  const run = d.state.run;
   if (!run) throw new Error('no run');
   return run.id;
 }
@@ -88,7 +88,7 @@ export function applyUpgrade(d: Draft, m: BlueprintMoment, pmIn: PlayerMoment, i
   let pm = pmIn;
   if (!rules || !move) return { pm, done: false };
   const lang = runLanguage(d);
-  const run = d.state.runs[d.state.runs.length - 1];
+  const run = d.state.run;
   if (!run) return { pm, done: false };
   const bet = pm.upgrade_bet ?? { character_id: null, bet: null, level: null, placed: false };
   if (move.stage === 'bet' && !bet.placed) {
@@ -159,11 +159,15 @@ function upgradeCard(
     player_moment_id: pm.id, applied_modifiers: [{ character_name: c.name, card_type: rarity, description }],
   });
   if (sacrificed.length > 0) {
-    const run = d.state.runs[d.state.runs.length - 1];
-    if (run) {
+    // Sacrificed properties come back as one essence item per character, growing with each sacrifice.
+    const name = say('sacrificed_item', lang, { name: c.name });
+    const essence = d.state.items.find((i) => i.source === 'sacrificed_properties' && i.name === name);
+    const properties = essence ? [...new Set([...essence.properties, ...sacrificed])] : sacrificed;
+    const run = d.state.run;
+    if (essence) d.put('player_items', { ...essence, properties, description: properties.join(', '), defense_bonus: properties.length });
+    else if (run) {
       addItem(d, run.id, {
-        name: say('sacrificed_item', lang, { name: c.name }), description: sacrificed.join(', '),
-        attack_bonus: 0, defense_bonus: sacrificed.length, properties: sacrificed, rarity: 'rare',
+        name, description: properties.join(', '), attack_bonus: 0, defense_bonus: properties.length, properties, rarity: 'rare',
       }, 'sacrificed_properties', null, m.id);
     }
     info.notifications.push({

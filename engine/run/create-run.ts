@@ -4,6 +4,7 @@ import type { PlayerCharacter, PlayerStory } from '../schema/player.js';
 import { indexStory } from '../story/story-index.js';
 import type { Draft } from './draft.js';
 import { enterMoment, type EnterResult } from './enter-moment.js';
+import { allRuns } from './state.js';
 import { ERR, fail, type StepFailure } from './errors.js';
 import type { CreateRunEvent } from './events.js';
 import { finishRun, isFinished } from './end-run.js';
@@ -19,17 +20,17 @@ export function createRun(d: Draft, ev: CreateRunEvent): CreateRunResult {
   // 1. Maximum interactions, 30 when the story gives none.
   const max = ev.max_interactions ?? story.loop_max_number_of_interactions ?? DEFAULT_MAX_INTERACTIONS;
   // 2. Highest loop number (+1, from 1); the best non-null rank is read by the views.
-  const loopNumber = d.state.runs.reduce((n, r) => Math.max(n, r.loop_number), 0) + 1;
+  const loopNumber = allRuns(d.state).reduce((n, r) => Math.max(n, r.loop_number), 0) + 1;
   const firstId = ev.first_moment_id ?? story.first_moment_id;
   if (!idx.moments.has(firstId)) return fail(ERR.firstMomentMissing);
 
-  const previous = d.state.runs[d.state.runs.length - 1];
+  const previous = d.state.run;
   // Starting a new run abandons an unfinished one: it ends as lost (rank F), so no run stays ongoing forever.
   if (previous && !isFinished(previous)) finishRun(d, previous.id, false);
 
   // 3. Reset progress: successful runs and moment completions are forgotten.
   if (ev.reset_progress) {
-    for (const r of d.state.runs) if (r.is_successful_run) d.put('player_stories', { ...r, is_successful_run: false });
+    for (const r of allRuns(d.state)) if (r.is_successful_run) d.put('player_stories', { ...r, is_successful_run: false });
     d.state.completion_counts = {};
     d.emit({ type: 'reset_progress', user_id: d.state.user_id, blueprint_story_id: story.id });
   }
@@ -134,6 +135,6 @@ export function createRun(d: Draft, ev: CreateRunEvent): CreateRunResult {
 
   // 4 (cont.) and 7: the first moment, through auto-skip; the run is now the latest.
   const entered = enterMoment(d, run.id, firstId);
-  const latest = d.state.runs.find((r) => r.id === run.id) as PlayerStory;
+  const latest = d.state.run ?? run;
   return { ok: true, run: latest, entered };
 }

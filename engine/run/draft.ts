@@ -1,10 +1,11 @@
 // A working copy of the state for one step: rows are replaced immutably (the input state is never mutated) and
 // every write is recorded as a persist effect, so effects always match the new state exactly.
 import { SeededRandom } from '../random.js';
+import type { PlayerStory } from '../schema/player.js';
 import type { Story } from '../story/format.js';
 import type { Effect, TableName } from './effects.js';
 import { TABLES } from './effects.js';
-import type { GameState } from './state.js';
+import { allRuns, type GameState } from './state.js';
 
 export type StepContext = {
   /** Milliseconds since the epoch, from the host's clock (or a simulated one). */
@@ -19,13 +20,18 @@ export class Draft {
   readonly effects: Effect[] = [];
   readonly rng: SeededRandom;
   readonly ctx: StepContext;
-  readonly iso: string;
+  #iso: string | null = null;
 
   constructor(state: GameState, ctx: StepContext) {
     this.state = { ...state };
     this.ctx = ctx;
     this.rng = new SeededRandom(state.rng);
-    this.iso = new Date(ctx.now).toISOString();
+  }
+
+  /** ctx.now as an ISO timestamp, computed once per step when first needed. */
+  get iso(): string {
+    this.#iso ??= new Date(this.ctx.now).toISOString();
+    return this.#iso;
   }
 
   get story(): Story {
@@ -34,6 +40,7 @@ export class Draft {
 
   /** Inserts or replaces a row and records it for persistence. */
   put<T extends Row>(table: TableName, row: T): T {
+    if (table === 'player_stories') return this.#putRun(row);
     const key = TABLES[table];
     const rows = this.state[key] as unknown as Row[];
     const i = rows.findIndex((r) => r.id === row.id);
@@ -45,9 +52,29 @@ export class Draft {
     return row;
   }
 
+  #putRun<T extends Row>(row: T): T {
+    const s = this.state;
+    const run = row as unknown as PlayerStory;
+    if (!s.run || s.run.id === run.id) s.run = run;
+    else {
+      const i = s.past_runs.findIndex((r) => r.id === run.id);
+      if (i < 0) {
+        // A new run: the latest one becomes history.
+        s.past_runs = [...s.past_runs, s.run];
+        s.run = run;
+      } else {
+        const next = s.past_runs.slice();
+        next[i] = run;
+        s.past_runs = next;
+      }
+    }
+    this.effects.push({ type: 'persist', table: 'player_stories', row: row as unknown as Row & Record<string, unknown> });
+    return row;
+  }
+
   /** Updates a row found by id with a patch; returns the new row. */
   patch<T extends Row>(table: TableName, id: string, patch: Partial<T>): T {
-    const rows = this.state[TABLES[table]] as unknown as T[];
+    const rows = (table === 'player_stories' ? allRuns(this.state) : this.state[TABLES[table]]) as unknown as T[];
     const row = rows.find((r) => r.id === id);
     if (!row) throw new Error(`patch: no ${table} row ${id}`);
     return this.put(table, { ...row, ...patch });

@@ -5,7 +5,7 @@ import type { GameState } from './state.js';
 
 /** Store tables and the GameState collection that holds their rows. */
 export const TABLES = {
-  player_stories: 'runs',
+  player_stories: 'run',
   player_moments: 'moments',
   player_characters: 'characters',
   player_items: 'items',

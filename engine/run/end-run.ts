@@ -6,6 +6,7 @@ import type { PlayerStory } from '../schema/player.js';
 import { RANK_A, rankForRun, rankToLetter, rankToNumber, remainingInteractions } from '../rules/rank.js';
 import { indexStory } from '../story/story-index.js';
 import type { Draft } from './draft.js';
+import { allRuns } from './state.js';
 import { addBlueprintItem } from './roster.js';
 
 export type RunEnding = {
@@ -20,7 +21,7 @@ export function isFinished(run: PlayerStory): boolean {
 
 /** Ends the run as won or lost, stores its rank, and awards a golden ticket on the first Rank A (or S). */
 export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
-  const run = d.state.runs.find((r) => r.id === runId);
+  const run = allRuns(d.state).find((r) => r.id === runId);
   if (!run) throw new Error(`finishRun: no run ${runId}`);
   const rank = rankForRun({
     won,
@@ -29,7 +30,8 @@ export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
     perfectAnswers: run.perfect_answers,
     cleanBattlesWon: run.clean_battles_won,
   }, d.story.rank_thresholds);
-  const earlierBest = Math.min(...d.state.runs.filter((r) => r.id !== runId && r.loop_rank !== null).map((r) => r.loop_rank as number), 8);
+  let earlierBest = 8;
+  for (const r of allRuns(d.state)) if (r.id !== runId && r.loop_rank !== null && r.loop_rank < earlierBest) earlierBest = r.loop_rank;
   d.put('player_stories', {
     ...run,
     loop_status: won ? LOOP_STATUS.won : LOOP_STATUS.lost,

@@ -37,7 +37,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
   let id = nextId;
   for (;;) {
     const blueprint = id && isUuidV4(id) ? idx.moments.get(id) : undefined;
-    const run = d.state.runs.find((r) => r.id === runId);
+    const run = d.state.run?.id === runId ? d.state.run : undefined;
     if (!run) throw new Error(`enterMoment: no run ${runId}`);
     if (!blueprint) {
       d.put('player_stories', { ...run, current_player_moment_id: null });

@@ -1,11 +1,16 @@
 // Building the GAME_OUTPUT of a turn from the state after it.
 import type { GameOutput, OutputCharacter } from '../schema/game-output.js';
-import type { PlayerMoment } from '../schema/player.js';
+import type { PlayerItem, PlayerMoment } from '../schema/player.js';
 import type { GameState } from './state.js';
-import { equippedItemsOf } from './state.js';
 import type { TurnInfo } from './turn-info.js';
 
 export function outputCharacters(s: GameState): OutputCharacter[] {
+  const itemsById = new Map(s.items.map((i) => [i.id, i]));
+  const equipped = new Map<string, PlayerItem[]>();
+  for (const l of s.character_items) {
+    const it = l.is_equipped ? itemsById.get(l.player_item_id) : undefined;
+    if (it) equipped.set(l.player_character_id, [...(equipped.get(l.player_character_id) ?? []), it]);
+  }
   return s.characters.map((c) => ({
     character_id: c.id,
     blueprint_character_id: c.blueprint_character_id,
@@ -18,7 +23,7 @@ export function outputCharacters(s: GameState): OutputCharacter[] {
     character_card_type: c.card_type,
     is_selected_in_assemble: c.is_selected_in_assemble,
     is_burned_out: c.current_health === 0,
-    equipped_items: equippedItemsOf(s, c.id).map((i) => ({
+    equipped_items: (equipped.get(c.id) ?? []).map((i) => ({
       id: i.id, blueprint_item_id: i.blueprint_item_id, name: i.name, description: i.description,
       attack_bonus: i.attack_bonus, defense_bonus: i.defense_bonus, properties: i.properties, rarity: i.rarity,
     })),
@@ -26,7 +31,7 @@ export function outputCharacters(s: GameState): OutputCharacter[] {
 }
 
 export function buildOutput(s: GameState, info: TurnInfo, dialogue: string): GameOutput {
-  const run = s.runs[s.runs.length - 1];
+  const run = s.run;
   if (!run) throw new Error('buildOutput: no run');
   const pm: PlayerMoment | undefined = s.moments.find((m) => m.id === info.player_moment_id);
   const d = info.decision;

@@ -7,7 +7,7 @@ import { localize } from '../story/text.js';
 import type { Draft } from './draft.js';
 
 export function runLanguage(d: Draft): 'english' | 'french' {
-  const run = d.state.runs[d.state.runs.length - 1];
+  const run = d.state.run;
   return run?.language === 'french' ? 'french' : 'english';
 }
 

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LOOP_STATUS } from '../schema/enums.js';
 import { Harness } from './test-harness.js';
+import { allRuns } from './state.js';
 import { testStory } from './test-story.js';
 
 type Model = { runs: number; ongoing: boolean; interactions: number; max: number; started: boolean; lastInput: string | null };
@@ -14,14 +15,14 @@ const TALK = new Set(['Learn', 'Test', 'Crossroad', 'Teamwork']);
 
 function sync(m: Model, r: Real): void {
   // Only what the model cannot know: whether the engine moved on (self-completing moments, skips, end of game).
-  const run = r.h.state.runs.at(-1);
+  const run = r.h.state.run;
   m.ongoing = run?.loop_status === LOOP_STATUS.ongoing;
   m.started = r.h.moment?.is_started ?? false;
 }
 
 function check(m: Model, r: Real): void {
-  const run = r.h.state.runs.at(-1);
-  expect(r.h.state.runs.length).toBe(m.runs);
+  const run = r.h.state.run;
+  expect(allRuns(r.h.state).length).toBe(m.runs);
   if (!run) return;
   expect(run.loop_number).toBe(m.runs);
   expect(run.loop_current_number_of_interactions).toBe(m.interactions);

@@ -13,8 +13,10 @@ export const GameState = z.object({
   story_id: z.string().min(1),
   /** State of the seeded random source (engine/random.ts). */
   rng: z.number().int().min(0).max(0xffffffff),
-  /** Every run of this user in this story, oldest first. */
-  runs: z.array(PlayerStory),
+  /** The latest run (the only one play changes), or null before the first. */
+  run: PlayerStory.nullable(),
+  /** Earlier runs of this user in this story, oldest first (kept apart so that a turn never copies the history). */
+  past_runs: z.array(PlayerStory),
   /** Rows of the latest run. */
   moments: z.array(PlayerMoment),
   characters: z.array(PlayerCharacter),
@@ -45,7 +47,8 @@ export function initialState(userId: string, storyId: string, seed: number): Gam
     user_id: userId,
     story_id: storyId,
     rng: seed >>> 0,
-    runs: [],
+    run: null,
+    past_runs: [],
     moments: [],
     characters: [],
     items: [],
@@ -66,7 +69,12 @@ export function initialState(userId: string, storyId: string, seed: number): Gam
 
 /** The latest run, if any. */
 export function currentRun(s: GameState): PlayerStory | undefined {
-  return s.runs[s.runs.length - 1];
+  return s.run ?? undefined;
+}
+
+/** Every run, oldest first. */
+export function allRuns(s: GameState): PlayerStory[] {
+  return s.run ? [...s.past_runs, s.run] : s.past_runs;
 }
 
 export function currentMoment(s: GameState): PlayerMoment | undefined {

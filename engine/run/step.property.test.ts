@@ -5,7 +5,7 @@ import { SeededRandom } from '../random.js';
 import { LOOP_STATUS } from '../schema/enums.js';
 import type { GameEvent } from './events.js';
 import { GameEvent as GameEventSchema } from './events.js';
-import { GameState, initialState } from './state.js';
+import { allRuns, GameState, initialState } from './state.js';
 import { step } from './step.js';
 import { randomEvent } from './test-bot.js';
 import { testStory } from './test-story.js';
@@ -51,7 +51,7 @@ describe('engine properties', () => {
   it('interactions never exceed the cap', () => {
     fc.assert(fc.property(seeds, (seed) => {
       for (const s of play(seed, 150).states) {
-        for (const run of s.runs) expect(run.loop_current_number_of_interactions).toBeLessThanOrEqual(run.loop_max_number_of_interactions);
+        for (const run of allRuns(s)) expect(run.loop_current_number_of_interactions).toBeLessThanOrEqual(run.loop_max_number_of_interactions);
       }
     }), { numRuns: 60 });
   });
@@ -73,7 +73,7 @@ describe('engine properties', () => {
     fc.assert(fc.property(seeds, (seed) => {
       const seen = new Map<string, { status: string; rank: number | null }>();
       for (const s of play(seed, 200).states) {
-        for (const run of s.runs) {
+        for (const run of allRuns(s)) {
           const before = seen.get(run.id);
           if (before && before.status !== LOOP_STATUS.ongoing) expect({ status: run.loop_status, rank: run.loop_rank }).toEqual(before);
           if (run.loop_status !== LOOP_STATUS.ongoing) expect(run.loop_rank).not.toBeNull();

@@ -51,7 +51,7 @@ describe('run creation (accounts spec §4)', () => {
     h.say('the cloak', { award: { reward_type: 'item', id: T.cloak } });
     const second = h.create();
     expect(second.run?.loop_number).toBe(2);
-    expect(h.state.runs[0]).toMatchObject({ loop_status: LOOP_STATUS.lost, loop_rank: 7 });
+    expect(h.state.past_runs[0]).toMatchObject({ loop_status: LOOP_STATUS.lost, loop_rank: 7 });
     expect(h.state.items.map((i) => i.name).sort()).toEqual(['Cloak', 'Lamp']);
     expect(h.state.items.every((i) => i.player_story_id === second.run?.id)).toBe(true);
   });

@@ -26,8 +26,14 @@ export type TurnInfo = {
 };
 
 export function newTurnInfo(input: Pick<TurnInfo, 'input_id' | 'is_starting_dialogue' | 'transcription' | 'decision' | 'player_moment_id' | 'blueprint_moment_id'>): TurnInfo {
+  // Written out, not spread: V8 builds this object on its fast path only with a fixed literal shape.
   return {
-    ...input,
+    input_id: input.input_id,
+    is_starting_dialogue: input.is_starting_dialogue,
+    transcription: input.transcription,
+    decision: input.decision,
+    player_moment_id: input.player_moment_id,
+    blueprint_moment_id: input.blueprint_moment_id,
     complete: false,
     end_of_game: false,
     next_moment_id: '',

@@ -30,8 +30,8 @@ export function recordCoverage(cov: Coverage, after: GameState, before: GameStat
     seen = new Set();
     seenMoments.set(cov, seen);
   }
-  const beforeRun = before?.runs[before.runs.length - 1]?.id;
-  const afterRun = after.runs[after.runs.length - 1]?.id;
+  const beforeRun = before?.run?.id;
+  const afterRun = after.run?.id;
   if (beforeRun !== afterRun) seen.clear();
   let prev: string | null = null;
   for (const pm of after.moments) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEGATORS, STOPWORDS } from './lexicon.js';
-import { type Candidate, compileMatcher, findMentions, phrasesFor } from './match.js';
+import { type Candidate, compileMatcher, findMentions, type Matcher, phrasesFor } from './match.js';
 import { normalize } from './normalize.js';
 import { NUMBER_WORDS } from './numbers.js';
 import { withStorySynonyms } from './synonyms.js';
@@ -14,7 +14,7 @@ const doors: Candidate[] = [
   { id: 'lantern', phrases: ['lantern'] },
 ];
 const en = compileMatcher(doors, 'en');
-const idOf = (matcher: ReturnType<typeof compileMatcher>, heard: string): string | null => matcher.match(heard)?.id ?? null;
+const idOf = (matcher: Matcher, heard: string): string | null => matcher.match(heard)?.id ?? null;
 
 describe('match: what the player meant', () => {
   it('matches exact phrases with score 1 and reports the phrase', () => {
@@ -95,7 +95,7 @@ describe('match: what the player meant', () => {
 });
 
 describe('match: numbers', () => {
-  const bets = (lang: 'en' | 'fr', words: readonly string[]): ReturnType<typeof compileMatcher> =>
+  const bets = (lang: 'en' | 'fr', words: readonly string[]): Matcher =>
     compileMatcher(words.map((w, i) => ({ id: String(i + 1), phrases: [w] })), lang);
 
   it('reads bets said in words or digits', () => {
@@ -146,7 +146,10 @@ describe('match: negation', () => {
   });
 
   it('understands French negation', () => {
-    const fr = compileMatcher([{ id: 'forest', phrases: ['la forêt'] }, { id: 'castle', phrases: ['le château'] }], 'fr');
+    const fr = compileMatcher([
+      { id: 'forest', phrases: ['la forêt'] },
+      { id: 'castle', phrases: ['le château'] },
+    ], 'fr');
     expect(idOf(fr, 'pas la foret')).toBeNull();
     expect(idOf(fr, 'je ne veux pas la forêt')).toBeNull();
     expect(idOf(fr, 'pas la forêt, le château')).toBe('castle');
@@ -277,7 +280,9 @@ describe('match: properties', () => {
     const candidates = [...doors, { id: 'castle', phrases: ['castle', 'fortress'] }];
     const warm = compileMatcher(candidates, 'en');
     fc.assert(fc.property(
-      fc.array(fc.constantFrom('the', 'red', 'read', 'door', 'not', 'forest', 'nite', 'lanturn', 'castel', 'but', ','), { maxLength: 10 }),
+      fc.array(fc.constantFrom('the', 'red', 'read', 'door', 'not', 'forest', 'nite', 'lanturn', 'castel', 'but', ','), {
+        maxLength: 10,
+      }),
       (words) => {
         const heard = words.join(' ');
         const first = warm.matchAll(heard);

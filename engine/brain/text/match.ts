@@ -174,7 +174,11 @@ class CompiledMatcher implements Matcher {
   private readonly analyses = new Map<string, readonly Token[]>();
   private readonly stopwords: ReadonlySet<string>;
 
-  constructor(private readonly candidates: readonly Candidate[], readonly lang: Lang, private readonly synonyms: SynonymTable) {
+  constructor(
+    private readonly candidates: readonly Candidate[],
+    readonly lang: Lang,
+    private readonly synonyms: SynonymTable,
+  ) {
     this.stopwords = STOPWORDS[lang];
     candidates.forEach((candidate, index) => {
       for (const text of candidate.phrases) {
@@ -308,7 +312,12 @@ const mentionMatchers = new WeakMap<readonly Candidate[], Map<SynonymTable, Matc
  * Every name mentioned in `heard`, in order of appearance ("Mira and Tobin" -> [Mira, Tobin]). The compiled matcher is
  * kept for the `names` array, which must therefore not be mutated afterwards.
  */
-export function findMentions(heard: string, names: readonly Candidate[], lang: Lang, options: MatcherOptions = {}): MatchResult[] {
+export function findMentions(
+  heard: string,
+  names: readonly Candidate[],
+  lang: Lang,
+  options: MatcherOptions = {},
+): MatchResult[] {
   const synonyms = options.synonyms ?? builtinSynonyms(lang);
   let byTable = mentionMatchers.get(names);
   if (byTable === undefined) {

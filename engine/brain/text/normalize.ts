@@ -50,19 +50,26 @@ function fold(text: string): string {
 class TokenSink {
   readonly tokens: ClauseToken[] = [];
   clause = 0;
+  private readonly breakers: ReadonlySet<string>;
 
-  constructor(private readonly lang: Lang) {}
+  constructor(private readonly lang: Lang) {
+    this.breakers = CLAUSE_BREAKERS[lang];
+  }
 
   push(word: string): void {
     if (word.length === 0) return;
     const token = wordToken(word, this.lang);
-    if (CLAUSE_BREAKERS[this.lang].has(token)) this.clause += 1;
+    if (this.breakers.has(token)) this.clause += 1;
     this.tokens.push({ text: token, clause: this.clause });
   }
 }
 
 /** Splits one word that may hold apostrophes into plain words (elisions, contractions, possessives). */
 function expand(piece: string, lang: Lang, sink: TokenSink): void {
+  if (lang === 'fr' && !piece.includes("'")) {
+    sink.push(FR_ELISIONS.get(piece) ?? piece);
+    return;
+  }
   if (lang === 'fr') {
     for (const part of piece.split("'")) sink.push(FR_ELISIONS.get(part) ?? part);
     return;
@@ -70,6 +77,10 @@ function expand(piece: string, lang: Lang, sink: TokenSink): void {
   const whole = EN_CONTRACTIONS.get(piece);
   if (whole !== undefined) {
     for (const w of whole) sink.push(w);
+    return;
+  }
+  if (!piece.includes("'")) {
+    sink.push(piece);
     return;
   }
   const parts = piece.split("'");

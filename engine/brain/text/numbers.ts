@@ -6,7 +6,10 @@ import { type Lang } from './lexicon.js';
 type Kind = 'unit' | 'teen' | 'tens' | 'hundred' | 'thousand';
 interface NumberWord { readonly kind: Kind; readonly value: number; readonly ordinal: boolean }
 
-function lexicon(entries: readonly (readonly [Kind, number, string])[], ordinals: readonly (readonly [number, string])[]) {
+function lexicon(
+  entries: readonly (readonly [Kind, number, string])[],
+  ordinals: readonly (readonly [number, string])[],
+): Map<string, NumberWord> {
   const map = new Map<string, NumberWord>();
   for (const [kind, value, words] of entries) {
     for (const w of words.split(' ')) map.set(w, { kind, value, ordinal: false });
@@ -61,7 +64,12 @@ function inClause(tokens: readonly ClauseToken[], j: number, clause: number): Cl
   return t !== undefined && t.clause === clause ? t : undefined;
 }
 
-function kindAt(tokens: readonly ClauseToken[], j: number, clause: number, lex: ReadonlyMap<string, NumberWord>): Kind | undefined {
+function kindAt(
+  tokens: readonly ClauseToken[],
+  j: number,
+  clause: number,
+  lex: ReadonlyMap<string, NumberWord>,
+): Kind | undefined {
   const t = inClause(tokens, j, clause);
   return t === undefined ? undefined : lex.get(t.text)?.kind;
 }
@@ -78,7 +86,8 @@ function parseAt(tokens: readonly ClauseToken[], start: number, lang: Lang): { v
   let cur = 0;
   let stage: Stage = 'start';
   let end = start;
-  if (lang === 'en' && first.text === 'a' && (kindAt(tokens, start + 1, clause, lex) === 'hundred' || kindAt(tokens, start + 1, clause, lex) === 'thousand')) {
+  const second = kindAt(tokens, start + 1, clause, lex);
+  if (lang === 'en' && first.text === 'a' && (second === 'hundred' || second === 'thousand')) {
     cur = 1;
     stage = 'unit';
     j += 1;

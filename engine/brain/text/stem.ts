@@ -33,7 +33,8 @@ function dropVerbEnding(word: string, k: number): string {
   if (base.length >= 4 && last === base[base.length - 2] && isConsonant(last) && !'lsfz'.includes(last ?? '')) {
     return base.slice(0, -1); // "running" -> "run", "stopped" -> "stop"
   }
-  if (base.length === 3 && isConsonant(base[0]) && !isConsonant(base[1]) && isConsonant(last) && !'wxy'.includes(last ?? '')) {
+  const cvc = isConsonant(base[0]) && !isConsonant(base[1]) && isConsonant(last) && !'wxy'.includes(last ?? '');
+  if (base.length === 3 && cvc) {
     return `${base}e`; // "making" -> "make", "named" -> "name"
   }
   if (base.length >= 3) return base;

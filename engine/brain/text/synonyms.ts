@@ -111,7 +111,11 @@ export function builtinSynonyms(lang: Lang): SynonymTable {
  * one for the same word. A variant that normalises to several content words ("pick up the key") is ignored: phrases
  * already express multi-word wording.
  */
-export function withStorySynonyms(extra: SynonymGroups, lang: Lang, base: SynonymTable = builtinSynonyms(lang)): SynonymTable {
+export function withStorySynonyms(
+  extra: SynonymGroups,
+  lang: Lang,
+  base: SynonymTable = builtinSynonyms(lang),
+): SynonymTable {
   const own = new Map<string, string>();
   addGroups(own, extra, lang);
   if (base instanceof MapTable) return new MapTable(lang, new Map([...base.map, ...own]));

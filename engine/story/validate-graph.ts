@@ -1,0 +1,142 @@
+// Story checks on the moment graph: moments that cannot end, unreachable moments, runs that never reach an
+// Epilogue, skip rules that never show a moment, and Assembles asking for more characters than the story gives.
+import { skipTarget } from '../rules/auto-skip.js';
+import type { BlueprintMoment } from './format.js';
+import { momentLabel, pathOf, quote, type Report, type StoryView } from './validate-refs.js';
+
+const isFinal = (m: BlueprintMoment): boolean => m.type === 'Epilogue' || m.type === 'Dead End';
+const enabled = (n: number | undefined): n is number => n !== undefined && n !== -1;
+
+/** The moments a run can go to from `m`: transitions, answers' next moments and the skip target. */
+export function nextMomentIds(m: BlueprintMoment): string[] {
+  const ids = isFinal(m) ? [] : [...m.transitions.map((t) => t.next_moment_id), ...m.answers.flatMap((a) => (a.next_moment_id ? [a.next_moment_id] : []))];
+  if (m.skip_to_moment_id) ids.push(m.skip_to_moment_id);
+  return ids;
+}
+
+/** True when an answer of the moment can complete it: a 'complete' answer, or 'progress' answers with facts. */
+function canCompleteByAnswer(m: BlueprintMoment): boolean {
+  return m.answers.some((a) => a.outcome === 'complete' || (a.outcome === 'progress' && a.facts.length > 0));
+}
+
+function cannotEnd(v: StoryView, r: Report, m: BlueprintMoment): void {
+  const at = pathOf(v, 'moments', m);
+  const name = momentLabel(m);
+  if (isFinal(m)) {
+    if (m.transitions.length > 0) r.warn(`${at}.transitions`, 'moment/transitions_ignored', `${m.type} ${name} ends the run, so its transitions are never followed.`);
+  } else if (m.transitions.length === 0) {
+    r.error(`${at}.transitions`, 'moment/no_transition', `${m.type} ${name} has no transition: when it completes the run ends as lost. Add a transition (only Epilogue and Dead End moments end a run).`);
+  }
+  switch (m.type) {
+    case 'Learn': case 'Test': case 'Teamwork':
+      if (!canCompleteByAnswer(m)) r.error(`${at}.answers`, 'moment/cannot_complete', `${m.type} ${name} has no 'complete' answer and no 'progress' answer with facts, so it can never complete.`);
+      break;
+    case 'Crossroad':
+      if (!m.transitions.some((t) => t.match) && !canCompleteByAnswer(m)) {
+        r.error(`${at}.transitions`, 'crossroad/no_branch', `Crossroad ${name} has no branch the player can name (no transition with match phrases) and no 'complete' answer, so it can never complete.`);
+      }
+      break;
+    case 'Reward':
+      if (m.rewards.length === 0) r.error(`${at}.rewards`, 'reward/none', `Reward ${name} has no rewards.`);
+      break;
+    case 'Battle':
+      if (m.opponents.length === 0) r.error(`${at}.opponents`, 'battle/no_opponents', `Battle ${name} has no opponents.`);
+      break;
+    case 'Upgrade':
+      if (!m.upgrade) r.error(`${at}.upgrade`, 'upgrade/no_rules', `Upgrade ${name} has no upgrade rules (upgrade.difficulties), so it can never complete.`);
+      else if (m.upgrade.min_bet > m.upgrade.max_bet) r.error(`${at}.upgrade.min_bet`, 'upgrade/bad_bets', `Upgrade ${name} has min_bet ${m.upgrade.min_bet} above max_bet ${m.upgrade.max_bet}, so no bet is valid.`);
+      break;
+    case 'Assemble':
+      if (m.max_number_of_characters === undefined) r.error(`${at}.max_number_of_characters`, 'assemble/no_size', `Assemble ${name} has no max_number_of_characters (the team size), so it can never complete.`);
+      break;
+    case 'Monologue': case 'Equip': case 'Epilogue': case 'Dead End':
+      break;
+  }
+}
+
+function skipRules(v: StoryView, r: Report, m: BlueprintMoment): void {
+  const at = pathOf(v, 'moments', m);
+  const name = momentLabel(m);
+  const never = (field: string, why: string): void => r.warn(`${at}.${field}`, 'skip/never_shown', `${cap(name)} is never shown: ${why}.`);
+  const skipAfter = m.skip_after_run_number;
+  const showAfter = m.show_after_run_number;
+  if (enabled(skipAfter) && skipAfter < 1) never('skip_after_run_number', `skip_after_run_number ${skipAfter} skips it from run 1 on`);
+  else if (enabled(showAfter) && enabled(skipAfter) && showAfter > skipAfter) {
+    never('show_after_run_number', `it is shown from run ${showAfter} on but skipped after run ${skipAfter}`);
+  }
+  if (m.display_randomly_probability === 0) never('display_randomly_probability', 'display_randomly_probability is 0');
+  const skippable = enabled(skipAfter) || (enabled(showAfter) && showAfter > 1) || (m.skip_after_completion_count ?? 0) > 0
+    || (enabled(m.display_randomly_probability) && m.display_randomly_probability < 100);
+  if (isFinal(m) && skippable && skipTarget(m) === null) {
+    r.warn(at, 'skip/no_target', `${m.type} ${name} can be skipped but has no skip_to_moment_id: a skipped ${m.type} ends the run as lost.`);
+  }
+}
+
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Moments reachable from `start` following `next`. */
+function reach(start: readonly string[], next: (id: string) => readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...start];
+  for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    todo.push(...next(id));
+  }
+  return seen;
+}
+
+function assembleSize(v: StoryView, r: Report, assembles: readonly BlueprintMoment[], givers: readonly BlueprintMoment[]): void {
+  const known = new Set(v.characters.map((c) => c.id));
+  const byDefault = v.characters.filter((c) => c.is_enrolled_by_default).map((c) => c.id);
+  const rewarded = givers.flatMap((m) => m.rewards.flatMap((rw) => rw.character_ids)).filter((id) => known.has(id) && !byDefault.includes(id));
+  const most = new Set([...byDefault, ...rewarded]).size;
+  for (const m of assembles) {
+    const need = m.max_number_of_characters ?? 0;
+    if (need > most) {
+      r.warn(`${pathOf(v, 'moments', m)}.max_number_of_characters`, 'assemble/too_few_characters',
+        `Assemble ${momentLabel(m)} needs ${need} characters, but the story can give at most ${most} (${byDefault.length} enrolled by default, ${new Set(rewarded).size} from rewards), so it is always skipped.`);
+    }
+  }
+}
+
+/** Checks on each moment, then on the graph when it is known in full. */
+export function checkGraph(v: StoryView, r: Report): void {
+  for (const m of v.moments) {
+    cannotEnd(v, r, m);
+    skipRules(v, r, m);
+  }
+  const byId = new Map(v.moments.map((m) => [m.id, m]));
+  const first = v.firstMomentId !== undefined ? byId.get(v.firstMomentId) : undefined;
+  const assembles = v.moments.filter((m) => m.type === 'Assemble' && m.max_number_of_characters !== undefined);
+  if (!v.complete || !first) {
+    assembleSize(v, r, assembles, v.moments);
+    return;
+  }
+  const next = (id: string): string[] => {
+    const m = byId.get(id);
+    return m ? nextMomentIds(m).filter((n) => byId.has(n)) : [];
+  };
+  const reachable = reach([first.id], next);
+  const kept = v.moments.filter((m) => reachable.has(m.id));
+  assembleSize(v, r, assembles.filter((m) => reachable.has(m.id)), kept);
+  for (const m of v.moments) {
+    if (!reachable.has(m.id)) {
+      r.error(pathOf(v, 'moments', m), 'moment/unreachable', `${cap(momentLabel(m))} is unreachable: no transition, skip target or answer leads to it from the first moment.`);
+    }
+  }
+  const previous = new Map<string, string[]>();
+  for (const m of v.moments) for (const n of nextMomentIds(m)) previous.set(n, [...(previous.get(n) ?? []), m.id]);
+  const epilogues = v.moments.filter((m) => m.type === 'Epilogue').map((m) => m.id);
+  const toEpilogue = reach(epilogues, (id) => previous.get(id) ?? []);
+  if (!toEpilogue.has(first.id)) {
+    r.error('$.first_moment_id', 'story/no_epilogue', epilogues.length === 0
+      ? 'The story has no Epilogue, so no run can ever be won.'
+      : `No path leads from the first moment ${quote(first.name.en)} to an Epilogue, so no run can ever be won.`);
+  }
+  for (const m of kept) {
+    if (!isFinal(m) && !toEpilogue.has(m.id)) {
+      r.warn(pathOf(v, 'moments', m), 'moment/no_epilogue', `No Epilogue can be reached from ${momentLabel(m)}: every run that gets there is lost.`);
+    }
+  }
+}
