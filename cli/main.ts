@@ -1,5 +1,9 @@
-// The `looptale` command: one commander program; each subcommand lives in its own file under cli/commands/.
+// The `looptale` command: one commander program; each subcommand lives in its own file under cli/commands/ and
+// exports `register(program)`. Exit codes: 0 success, 1 a check failed (validation, test plan, divergence),
+// 2 bad usage or input (unreadable file, bad option).
 import { Command } from 'commander';
+import { register as registerStory } from './commands/story.js';
+import { register as registerSimulate } from './commands/simulate.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -8,6 +12,8 @@ export function buildProgram(): Command {
     .description('Looptale: voice-driven interactive stories. Play, author, simulate and serve.')
     .version('0.1.0')
     .showHelpAfterError();
+  registerStory(program);
+  registerSimulate(program);
   return program;
 }
 

@@ -223,13 +223,27 @@ describe('phrasesFor', () => {
   });
 });
 
+function isPlain(word: string, lang: 'en' | 'fr'): boolean {
+  return !NUMBER_WORDS.has(word) && normalize(word, lang)
+    .every((t) => !NEGATORS[lang].has(t) && t !== 'un' && t !== 'une' && !/^[0-9]+$/.test(t));
+}
+
 describe('match: properties', () => {
   const lang = fc.constantFrom('en' as const, 'fr' as const);
   // Negators ("not", "dont", French "n" for "n'") negate the words after them, and number words join into one
   // number; both are tested apart.
-  const plainWord = (l: 'en' | 'fr') => fc.stringMatching(/^[a-z]{1,10}$/).filter((w) => !NUMBER_WORDS.has(w)
-    && normalize(w, l).every((t) => !NEGATORS[l].has(t) && t !== 'un' && t !== 'une' && !/^[0-9]+$/.test(t)));
-  const phraseOf = (l: 'en' | 'fr') => fc.array(plainWord(l), { minLength: 1, maxLength: 4 }).map((ws) => ws.join(' '));
+  // Arbitraries are built once per language: building them inside `chain` for every run is slow.
+  const letters = fc.stringMatching(/^[a-z]{1,10}$/);
+  const plainWords = {
+    en: letters.filter((w) => isPlain(w, 'en')),
+    fr: letters.filter((w) => isPlain(w, 'fr')),
+  };
+  const plainWord = (l: 'en' | 'fr') => plainWords[l];
+  const phrases = {
+    en: fc.array(plainWords.en, { minLength: 1, maxLength: 4 }).map((ws) => ws.join(' ')),
+    fr: fc.array(plainWords.fr, { minLength: 1, maxLength: 4 }).map((ws) => ws.join(' ')),
+  };
+  const phraseOf = (l: 'en' | 'fr') => phrases[l];
 
   it('never throws on arbitrary unicode, and scores lie in (0, 1]', () => {
     const m = compileMatcher([...doors, { id: 'fr', phrases: ['forêt sombre', 'ÉCLAIR', "l'épée"] }], 'en');
@@ -256,8 +270,10 @@ describe('match: properties', () => {
 
   it('never loses a match when unrelated stopwords are added to the heard text', () => {
     // Stopwords that only fill: no negators, no number joiners ("a hundred", "vingt et un"), no "que" (ne ... que).
-    const filler = (l: 'en' | 'fr') => fc.constantFrom(...[...STOPWORDS[l]]
+    const fillerOf = (l: 'en' | 'fr') => fc.constantFrom(...[...STOPWORDS[l]]
       .filter((w) => !NEGATORS[l].has(w) && !['a', 'and', 'et', 'un', 'une', 'que'].includes(w)));
+    const fillers = { en: fillerOf('en'), fr: fillerOf('fr') };
+    const filler = (l: 'en' | 'fr') => fillers[l];
     const scenario = lang.chain((l) => fc.record({
       lang: fc.constant(l),
       phrases: fc.array(phraseOf(l), { minLength: 1, maxLength: 5 }),

@@ -2,6 +2,9 @@
 // matches when every one of its content words is heard, in any order, each heard token used once, exactly or as a
 // synonym, a typo or a sound-alike. Phrases are compiled once; heard tokens are compared with the compiled
 // vocabulary once and cached, so matching a sentence is a few table lookups and a tiny assignment search.
+// Not handled: multi-word synonyms ("pick up"), word senses (a 4-6 letter word one edit away from a phrase word counts:
+// "doom" ~ "door"), double negation, and ranking by how much of the utterance a phrase explains (score comes first, so
+// "door" at 1.0 beats "red door" heard as "read door" at 0.8).
 import { type Phrases } from '../../story/format.js';
 import { SCORES, fuzzyScore, phoneticKey } from './fuzzy.js';
 import { type Lang, STOPWORDS } from './lexicon.js';

@@ -1,0 +1,48 @@
+// Reading a story file from disk for the CLI: the only place the story commands touch the file system.
+import { readFileSync } from 'node:fs';
+import { Story } from '../../engine/story/format.js';
+
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+  }
+}
+
+export function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`Cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new CliError(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Loads and parses a story; a story that does not parse is a usage error pointing at `story validate`. */
+export function loadStory(file: string): Story {
+  const r = Story.safeParse(readJsonFile(file));
+  if (!r.success) {
+    const first = r.error.issues[0];
+    throw new CliError(`${file} is not a valid story (${first ? `${first.path.join('.')}: ${first.message}` : 'schema error'}). Run: looptale story validate ${file}`);
+  }
+  return r.data;
+}
+
+/** Runs a command body, turning CliErrors into a message on stderr and an exit code. */
+export async function runCommand(body: () => Promise<number | void> | number | void): Promise<void> {
+  try {
+    const code = await body();
+    if (typeof code === 'number') process.exitCode = code;
+  } catch (e) {
+    if (e instanceof CliError) {
+      process.stderr.write(`looptale: ${e.message}\n`);
+      process.exitCode = e.exitCode;
+      return;
+    }
+    throw e;
+  }
+}
