@@ -57,7 +57,11 @@ function compileMoment(story: Story, m: BlueprintMoment, lang: Lang): CompiledMo
   return {
     moment: m,
     answers: compileMatcher(m.answers.map((a) => ({ id: a.id, phrases: phr(a.match, lang) })), lang),
-    branches: compileMatcher(m.transitions.filter((t) => t.match).map((t) => ({ id: t.next_moment_id, phrases: phr(t.match, lang) })), lang),
+    // A Crossroad branch is chosen by its match phrases, or by saying its label.
+    branches: compileMatcher(m.transitions.filter((t) => t.match || t.label).map((t) => ({
+      id: t.next_moment_id,
+      phrases: [...phr(t.match, lang), ...(t.label ? [lang === 'fr' ? (t.label.fr ?? t.label.en) : t.label.en] : [])],
+    })), lang),
     rewards: compileMatcher(rewardCandidates, lang),
     difficulties: compileMatcher((m.upgrade?.difficulties ?? []).map((d) => ({ id: d.level, phrases: phr(d.match, lang) })), lang),
     riddles,

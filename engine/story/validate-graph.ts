@@ -32,9 +32,14 @@ function cannotEnd(v: StoryView, r: Report, m: BlueprintMoment): void {
       if (!canCompleteByAnswer(m)) r.error(`${at}.answers`, 'moment/cannot_complete', `${m.type} ${name} has no 'complete' answer and no 'progress' answer with facts, so it can never complete.`);
       break;
     case 'Crossroad':
-      if (!m.transitions.some((t) => t.match) && !canCompleteByAnswer(m)) {
-        r.error(`${at}.transitions`, 'crossroad/no_branch', `Crossroad ${name} has no branch the player can name (no transition with match phrases) and no 'complete' answer, so it can never complete.`);
+      if (!m.transitions.some((t) => t.match || t.label) && !canCompleteByAnswer(m)) {
+        r.error(`${at}.transitions`, 'crossroad/no_branch', `Crossroad ${name} has no branch the player can name (no transition with match phrases or a label) and no 'complete' answer, so it can never complete.`);
       }
+      m.transitions.forEach((t, i) => {
+        if (t.match && !t.label && !t.reply?.length) {
+          r.warn(`${at}.transitions[${i}]`, 'crossroad/unlabelled_branch', `Branch ${i} of Crossroad ${name} has neither a label nor a reply, so the character confirms it with an empty name.`);
+        }
+      });
       break;
     case 'Reward':
       if (m.rewards.length === 0) r.error(`${at}.rewards`, 'reward/none', `Reward ${name} has no rewards.`);

@@ -210,6 +210,8 @@ describe('validateStory, one check at a time', () => {
       m.answers = [{ id: 'go', match: { en: ['go'], fr: ['va'] }, reply: [{ en: 'Go.', fr: 'Va.' }], next_moment_id: T.reward }];
     });
     expect(only(answered)).toEqual([]);
+    const unlabelled = story((s) => { const t = moment(s, T.cross).transitions?.[1]; if (t) delete t.label; });
+    expect(only(unlabelled)).toEqual([`warning ${at(T.cross)}.transitions[1] crossroad/unlabelled_branch`]);
   });
 
   it('reports awards that are never given and bets that cannot be made', () => {

@@ -1,0 +1,18 @@
+// `looptale story ...`: the story maker's commands. Each subcommand is registered from its own file.
+import type { Command } from 'commander';
+import { addGraph } from './story-graph.js';
+import { addTest } from './story-test.js';
+import { addValidate } from './story-validate.js';
+
+export type StorySubcommand = (story: Command) => void;
+
+const subcommands: StorySubcommand[] = [
+  addValidate,
+  addGraph,
+  addTest,
+];
+
+export function register(program: Command): void {
+  const story = program.command('story').description('author, check and test story files');
+  for (const add of subcommands) add(story);
+}
