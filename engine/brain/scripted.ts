@@ -228,6 +228,7 @@ function rewardName(c: Ctx, kind: string, id: string): string {
 
 function decideEquip(c: Ctx): DecisionInput {
   const team = c.input.state.characters.filter((x) => x.is_selected_in_assemble);
+  if (c.input.state.items.length === 0) return base(c, brainSay('nothing_to_equip', c.lang), { outcome: 'complete', matched: 'nothing_to_equip' });
   const ch = mentionedCharacters(c, team)[0];
   const it = mentionedItems(c)[0];
   if (!ch || !it) return fallbackOr(c, brainSay('equip_ask', c.lang));

@@ -6,6 +6,7 @@ const TEXTS = {
   reward: { english: 'It is yours: {name}.', french: 'C\'est à vous : {name}.' },
   nothing_left: { english: 'You already have everything I could give.', french: 'Vous avez déjà tout ce que je pouvais offrir.' },
   equip: { english: '{item} now belongs to {character}.', french: '{item} appartient désormais à {character}.' },
+  nothing_to_equip: { english: 'You have nothing to equip yet.', french: 'Vous n\'avez encore rien à équiper.' },
   equip_ask: { english: 'Which item, and for whom?', french: 'Quel objet, et pour qui ?' },
   team: { english: '{names}: {count} of {required}.', french: '{names} : {count} sur {required}.' },
   team_ask: { english: 'Who will you take? I need {required}.', french: 'Qui emmenez-vous ? Il en faut {required}.' },

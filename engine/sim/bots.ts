@@ -112,8 +112,9 @@ export function botUtterance(bot: BotName, s: GameState, story: Story, r: Random
       return { text: talk(m, s, lang, bot, story) };
     }
     case 'Equip': {
-      const item = [...s.items].sort((a, b) => b.attack_bonus + b.defense_bonus - (a.attack_bonus + a.defense_bonus))
-        .find((i) => !s.character_items.some((l) => l.player_item_id === i.id && l.is_equipped));
+      // The best item, preferably one nobody wears yet (moving an item is allowed too).
+      const byValue = [...s.items].sort((a, b) => b.attack_bonus + b.defense_bonus - (a.attack_bonus + a.defense_bonus));
+      const item = byValue.find((i) => !s.character_items.some((l) => l.player_item_id === i.id && l.is_equipped)) ?? byValue[0];
       const who = strongest(s, team)[0];
       return { text: item && who ? `${item.name} ${who.name}` : talk(m, s, lang, bot, story) };
     }
