@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Story } from '../story/format.js';
 import { parsePlan, runPlan } from '../story/testplan.js';
-import { GameState } from '../run/state.js';
+import type { GameState } from '../run/state.js';
 import { step } from '../run/step.js';
 import { Simulation, simulate } from './simulate.js';
 import { parseTranscript, stateDigest, toJsonl, type TranscriptLine } from './transcript.js';

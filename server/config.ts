@@ -1,0 +1,83 @@
+// Server configuration: environment variables (and CLI flags) parsed once by zod. Defaults run locally with nothing
+// installed beyond `npm ci`. A bad value stops start-up with a message naming it.
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Public base URL (links in emails, OAuth redirects); defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** A PostgreSQL URL: use it instead of the embedded PGlite in DATA_DIR (any number of server processes). */
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Origins allowed for browsers (CORS and the WebSocket Origin check); requests without Origin are allowed. */
+  ALLOWED_ORIGINS: list.default(['http://localhost:8787', 'http://127.0.0.1:8787', 'http://localhost:5173']),
+  /** Import the fixture stories when the catalogue is empty. */
+  SEED_STORIES: bool.default(true),
+  STORIES_DIR: z.string().default('fixtures/stories'),
+  MEDIA_DIR: z.string().optional(),
+  // Auth
+  AUTH_PROVIDER: z.enum(['local', 'supabase']).default('local'),
+  /** Secret that signs local access tokens; generated and kept in the database when unset. */
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86400).default(3600),
+  EMAIL_CONFIRMATION: bool.default(false),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_FROM: z.string().default('Looptale <no-reply@localhost>'),
+  /** Development outbox (GET /dev/outbox) for emails when SMTP is not configured. Off in production. */
+  DEV_OUTBOX: bool.optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** OpenID issuer for Google sign-in (a test server in tests). */
+  GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+  SUPABASE_JWT_SECRET: z.string().optional(),
+  SUPABASE_JWKS_URL: z.url().optional(),
+  // Realtime
+  WS_MAX_FRAME_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(2 * 1024 * 1024),
+  /** Messages a socket may send per 10 seconds before it is closed with 1008. */
+  WS_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+  WS_PING_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Bytes queued to a socket before it counts as a slow consumer and is dropped. */
+  WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  /** HTTP requests per minute per client address. */
+  HTTP_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  HTTP_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
+}).superRefine((c, ctx) => {
+  if (c.AUTH_PROVIDER === 'supabase' && !c.SUPABASE_JWT_SECRET && !c.SUPABASE_JWKS_URL) {
+    ctx.addIssue({ code: 'custom', path: ['SUPABASE_JWT_SECRET'], message: 'AUTH_PROVIDER=supabase needs SUPABASE_JWT_SECRET or SUPABASE_JWKS_URL' });
+  }
+  if ((c.GOOGLE_CLIENT_ID === undefined) !== (c.GOOGLE_CLIENT_SECRET === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['GOOGLE_CLIENT_SECRET'], message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither' });
+  }
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment (plus overrides from flags); throws a ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Record<string, string | undefined> = {}): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const v = overrides[key] ?? env[key];
+    if (v !== undefined && v !== '') input[key] = v;
+  }
+  const r = ConfigSchema.safeParse(input);
+  if (!r.success) {
+    throw new ConfigError(`Invalid configuration:\n${r.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`).join('\n')}`);
+  }
+  return r.data;
+}
+
+export function publicUrl(c: Config): string {
+  return (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+}
+
+export function devOutboxEnabled(c: Config): boolean {
+  return c.DEV_OUTBOX ?? (c.NODE_ENV !== 'production' && !c.SMTP_URL);
+}
