@@ -3,6 +3,7 @@
 // 2 bad usage or input (unreadable file, bad option).
 import { Command } from 'commander';
 import { register as registerStory } from './commands/story.js';
+import { register as registerServe } from './commands/serve.js';
 import { register as registerSimulate } from './commands/simulate.js';
 
 export function buildProgram(): Command {
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerStory(program);
   registerSimulate(program);
+  registerServe(program);
   return program;
 }
 

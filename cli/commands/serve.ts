@@ -1,0 +1,54 @@
+// `looptale serve` (and `npm start`): one server process on PORT (default 8787).
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { DataDirLockedError } from '../../server/db/dir-lock.js';
+import { createLogger } from '../../server/log.js';
+import { startServer } from '../../server/main.js';
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('run the game server: HTTP API, WebSocket /ws (configuration from environment variables)')
+    .option('--port <n>', 'port (env PORT, default 8787)')
+    .option('--host <host>', 'address to bind (env HOST, default 127.0.0.1)')
+    .option('--data-dir <dir>', 'embedded database directory (env DATA_DIR, default ./data)')
+    .option('--database-url <url>', 'PostgreSQL instead of the embedded database (env DATABASE_URL)')
+    .addHelpText('after', `
+Examples:
+  looptale serve                                  # PGlite in ./data, http://localhost:8787
+  PORT=9000 looptale serve --data-dir /var/lib/looptale
+  DATABASE_URL=postgres://user:pw@db/looptale looptale serve   # several processes may share it`)
+    .action(async (o: { port?: string; host?: string; dataDir?: string; databaseUrl?: string }) => {
+      let config;
+      try {
+        config = loadConfig(process.env, { PORT: o.port, HOST: o.host, DATA_DIR: o.dataDir, DATABASE_URL: o.databaseUrl });
+      } catch (e) {
+        if (e instanceof ConfigError) {
+          process.stderr.write(`looptale: ${e.message}\n`);
+          process.exit(2);
+        }
+        throw e;
+      }
+      const log = createLogger(config.LOG_LEVEL);
+      let server;
+      try {
+        server = await startServer(config, log);
+      } catch (e) {
+        if (e instanceof DataDirLockedError) {
+          process.stderr.write(`looptale: ${e.message}\n`);
+          process.exit(2);
+        }
+        throw e;
+      }
+      log.info({ url: server.url, database: server.services.db.kind }, `Looptale is serving on ${server.url}`);
+      const stop = (signal: string): void => {
+        log.info({ signal }, 'stopping: finishing turns in flight');
+        server.close().then(() => process.exit(0), (err: unknown) => {
+          log.error({ err }, 'error while stopping');
+          process.exit(1);
+        });
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+}

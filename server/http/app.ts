@@ -1,0 +1,93 @@
+// The HTTP application (Fastify). Route modules register themselves through `RouteModule`; they receive the shared
+// services. Errors are JSON; one log line per request with its timing; secrets never logged.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import type { Logger } from '../log.js';
+import { safeUrl } from '../log.js';
+import { HttpError } from './errors.js';
+import { RateLimiter } from './rate-limit.js';
+
+/** The signed-in caller, set by the auth layer. */
+export type AuthUser = { id: string; email: string | null; role: string };
+
+/**
+ * What route modules share. Each part of the server adds its own fields by declaration merging
+ * (`declare module '../http/app.js' { interface Services { stories: StoryRepo } }`), so the container stays typed.
+ */
+export interface Services {
+  config: Config;
+  log: Logger;
+  db: Db;
+  /** Resolves a bearer access token to a user, or null. Set by the auth part. */
+  authenticate: (token: string) => Promise<AuthUser | null>;
+  /** Work to run when the server stops (in reverse order). */
+  onClose: (() => Promise<void> | void)[];
+}
+
+export type RouteModule = (app: FastifyInstance, services: Services) => void | Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+function bearer(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (h && /^bearer /i.test(h)) return h.slice(7).trim();
+  return null;
+}
+
+/** Requires a signed-in user: 401 otherwise. */
+export function requireUser(req: FastifyRequest): AuthUser {
+  if (!req.user) throw new HttpError(401, 'unauthorized', 'Sign in first: a valid access token is required.');
+  return req.user;
+}
+
+export async function buildApp(services: Services, modules: readonly RouteModule[]): Promise<FastifyInstance> {
+  const { config, log } = services;
+  const app: FastifyInstance = Fastify({
+    loggerInstance: log.child({ component: 'http' }) as unknown as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.HTTP_BODY_LIMIT,
+    trustProxy: true,
+  });
+  const limiter = new RateLimiter(config.HTTP_RATE_LIMIT, 60_000);
+  app.decorateRequest('user', null);
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const origin = req.headers.origin;
+    if (origin && config.ALLOWED_ORIGINS.includes(origin)) {
+      void reply.header('access-control-allow-origin', origin).header('vary', 'origin').header('access-control-allow-credentials', 'true');
+    }
+    if (!limiter.allow(req.ip, Date.now())) throw new HttpError(429, 'rate_limited', 'Too many requests: slow down and retry in a minute.');
+    const token = bearer(req);
+    if (token) req.user = await services.authenticate(token);
+  });
+  app.options('*', async (req, reply) => {
+    void reply
+      .header('access-control-allow-methods', 'GET,POST,PUT,PATCH,DELETE,OPTIONS')
+      .header('access-control-allow-headers', req.headers['access-control-request-headers'] ?? 'authorization,content-type,apikey,x-client-info')
+      .header('access-control-max-age', '600')
+      .code(204);
+    return reply.send();
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    app.log.info({ method: req.method, url: safeUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: req.user?.id }, 'request');
+  });
+  app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply: FastifyReply) => {
+    if (err instanceof HttpError) return reply.code(err.status).send({ error: { code: err.code, message: err.message } });
+    if (err.statusCode && err.statusCode < 500) {
+      return reply.code(err.statusCode).send({ error: { code: err.code ?? 'bad_request', message: err.message } });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ error: { code: 'internal', message: 'Unexpected error occurred' } });
+  });
+  app.setNotFoundHandler(async (req, reply) => reply.code(404).send({ error: { code: 'not_found', message: `No route ${req.method} ${safeUrl(req.url)}` } }));
+  for (const m of modules) await m(app, services);
+  return app;
+}

@@ -1,0 +1,48 @@
+// Starting and stopping one server process: database, HTTP API, WebSocket /ws. SIGTERM stops accepting, lets turns in
+// flight finish, then closes the database cleanly.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { openDb } from './db/open.js';
+import { buildApp, type Services } from './http/app.js';
+import type { Logger } from './log.js';
+import { MODULES } from './modules.js';
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  services: Services;
+  close(): Promise<void>;
+};
+
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const db = await openDb(config);
+  const services: Services = {
+    config, log, db, onClose: [],
+    authenticate: () => Promise.resolve(null),
+  };
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(services, MODULES);
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (e) {
+    for (const f of [...services.onClose].reverse()) await f();
+    await db.close();
+    throw e;
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  let closing: Promise<void> | null = null;
+  return {
+    url, port, app, services,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        for (const f of [...services.onClose].reverse()) await f();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}
