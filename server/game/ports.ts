@@ -1,0 +1,36 @@
+// What the game service needs from the store (implemented by server/store/*). Kept narrow so the service can be
+// tested and reasoned about on its own.
+import type { Effect } from '../../engine/run/effects.js';
+import type { GameState } from '../../engine/run/state.js';
+import type { GameOutput } from '../../engine/schema/game-output.js';
+import type { PlayerStory } from '../../engine/schema/player.js';
+import type { TranscriptLine } from '../../engine/sim/transcript.js';
+import type { Story } from '../../engine/story/format.js';
+
+export type CommitRequest = {
+  userId: string;
+  storyId: string;
+  expectedVersion: number | null;
+  state: GameState;
+  effects: Effect[];
+  input?: { input_id: string; player_story_id: string; outputs: GameOutput[] };
+  transcript?: { player_story_id: string; lines: TranscriptLine[] };
+};
+
+export type CommitResult =
+  | { ok: true; version: number }
+  | { ok: false; reason: 'conflict' }
+  | { ok: false; reason: 'duplicate'; outputs: GameOutput[] };
+
+export interface GameStorePort {
+  loadState(userId: string, storyId: string): Promise<{ state: GameState; version: number } | null>;
+  commit(c: CommitRequest): Promise<CommitResult>;
+  findProcessed(userId: string, inputId: string): Promise<{ player_story_id: string; outputs: GameOutput[] } | null>;
+  playerStoryOwner(playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string } | null>;
+  playerStory(id: string): Promise<PlayerStory | null>;
+  transcript(playerStoryId: string): Promise<TranscriptLine[]>;
+}
+
+export interface StoryStorePort {
+  getStory(id: string): Promise<Story | null>;
+}

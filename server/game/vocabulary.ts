@@ -1,0 +1,27 @@
+// The words a player may say at the current moment, for speech recognisers (grammars, prompts).
+import { LANG_CODE, type PlayLanguage } from '../../engine/schema/enums.js';
+import { currentMoment, type GameState } from '../../engine/run/state.js';
+import type { Phrases, Story } from '../../engine/story/format.js';
+
+export function momentVocabulary(story: Story, state: GameState, language: PlayLanguage): string[] {
+  const code = LANG_CODE[language];
+  const pick = (p: Phrases | undefined): string[] => (p ? (code === 'fr' ? (p.fr ?? p.en) : p.en) : []);
+  const pm = currentMoment(state);
+  const m = pm ? story.moments.find((x) => x.id === pm.blueprint_moment_id) : undefined;
+  const words = new Set<string>();
+  if (m) {
+    for (const a of m.answers) for (const p of pick(a.match)) words.add(p);
+    for (const t of m.transitions) {
+      for (const p of pick(t.match)) words.add(p);
+      if (t.label) words.add(code === 'fr' ? (t.label.fr ?? t.label.en) : t.label.en);
+    }
+    for (const d of m.upgrade?.difficulties ?? []) for (const p of [...pick(d.match), ...pick(d.answers)]) words.add(p);
+    for (const r of m.rewards) for (const dr of r.dynamic_rewards) for (const p of pick(dr.match)) words.add(p);
+  }
+  for (const c of state.characters) words.add(c.name);
+  for (const i of state.items) words.add(i.name);
+  for (const o of state.opponents) words.add(o.name);
+  const v = story.battle_verbs;
+  if (v && m?.type === 'Battle') for (const p of [...pick(v.attack), ...pick(v.defend), ...v.styles.flatMap((s) => pick(s.match))]) words.add(p);
+  return [...words];
+}

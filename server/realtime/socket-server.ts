@@ -1,0 +1,153 @@
+// WebSocket /ws (game spec §7): binary frames through the engine codec. Auth on upgrade (?token=), Origin checked,
+// bad frames answered with ERROR_MESSAGE (the socket stays open), a client over the message rate closed with 1008,
+// ping every WS_PING_MS with termination on a missed pong, slow consumers dropped.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { decodeClientFrame, encodeFrame } from '../../engine/protocol/codec.js';
+import type { ServerFrame } from '../../engine/protocol/frames.js';
+import type { Config } from '../config.js';
+import { GameError, type GameService, type TurnReply } from '../game/service.js';
+import type { AuthUser } from '../http/app.js';
+import { RateLimiter } from '../http/rate-limit.js';
+import type { Logger } from '../log.js';
+import type { AudioInput } from '../voice/transcriber.js';
+
+export type RealtimeDeps = {
+  config: Config;
+  log: Logger;
+  authenticate: (token: string) => Promise<AuthUser | null>;
+  game: GameService;
+  /** Speaks a turn's lines: sends AUDIO_ANSWER frames (set when a synthesizer is configured). */
+  speak?: (reply: TurnReply, send: (frame: ServerFrame) => boolean) => Promise<void>;
+};
+
+type Client = { ws: WebSocket; user: AuthUser; alive: boolean; limiter: RateLimiter; busy: number };
+
+export type Realtime = {
+  clients(): number;
+  closeUser(userId: string, reason: string): void;
+  close(): Promise<void>;
+};
+
+function reject(socket: Duplex, status: number, text: string): void {
+  const body = JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : 'forbidden', message: text } });
+  socket.write(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.destroy();
+}
+
+function toBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
+}
+
+export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
+  const { config, log } = deps;
+  // Frames a little over the cap still reach us and get a clear ERROR_MESSAGE; far larger ones are cut off by ws.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.WS_MAX_FRAME_BYTES * 4, perMessageDeflate: false });
+  const clients = new Set<Client>();
+  let closing = false;
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws') return reject(socket, 403, 'No WebSocket endpoint here: use /ws.');
+    if (closing) return reject(socket, 403, 'The server is shutting down.');
+    const origin = req.headers.origin;
+    if (origin && !config.ALLOWED_ORIGINS.includes(origin)) return reject(socket, 403, `Origin ${origin} is not allowed.`);
+    const token = url.searchParams.get('token');
+    if (!token) return reject(socket, 401, 'Missing access token: connect to /ws?token=<access token>.');
+    deps.authenticate(token).then((user) => {
+      if (!user) return reject(socket, 401, 'Invalid or expired access token.');
+      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, user));
+    }, (err: unknown) => {
+      log.error({ err }, 'authentication failed during upgrade');
+      reject(socket, 401, 'Invalid or expired access token.');
+    });
+  });
+
+  const send = (c: Client, frame: ServerFrame): boolean => {
+    if (c.ws.readyState !== c.ws.OPEN) return false;
+    if (c.ws.bufferedAmount > config.WS_MAX_BUFFERED_BYTES) {
+      log.warn({ user: c.user.id, buffered: c.ws.bufferedAmount }, 'slow consumer dropped');
+      c.ws.terminate();
+      return false;
+    }
+    c.ws.send(encodeFrame(frame));
+    return true;
+  };
+
+  function onConnection(ws: WebSocket, user: AuthUser): void {
+    const c: Client = { ws, user, alive: true, limiter: new RateLimiter(config.WS_RATE_LIMIT, 10_000), busy: 0 };
+    clients.add(c);
+    ws.on('pong', () => (c.alive = true));
+    ws.on('close', () => clients.delete(c));
+    ws.on('error', (err) => log.warn({ err, user: user.id }, 'socket error'));
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (!c.limiter.allow('m', Date.now())) {
+        ws.close(1008, 'Too many messages: slow down.');
+        return;
+      }
+      const t0 = performance.now();
+      // Text frames are decoded as bytes too: the codec then explains what is wrong with them.
+      const bytes = toBytes(data);
+      void isBinary;
+      const decoded = decodeClientFrame(bytes, { maxBytes: config.WS_MAX_FRAME_BYTES });
+      if (!decoded.ok) {
+        send(c, { type: 'ERROR_MESSAGE', message: decoded.error.message });
+        return;
+      }
+      const { input, audio } = decoded.frame;
+      const stages: Record<string, number> = { decode: Math.round((performance.now() - t0) * 100) / 100 };
+      const audioIn: AudioInput | null = audio
+        ? {
+            bytes: audio, format: input.audio_format ?? 'mp3',
+            ...(input.sample_rate ? { sample_rate: input.sample_rate } : {}),
+            ...(input.channels ? { channels: input.channels } : {}),
+            ...(input.bits_per_sample ? { bits_per_sample: input.bits_per_sample } : {}),
+          }
+        : null;
+      c.busy++;
+      deps.game.turn(user.id, input, audioIn, stages).then(async (reply) => {
+        for (const output of reply.outputs) send(c, { type: 'GAME_OUTPUT', output });
+        for (const payload of reply.forging) send(c, { type: 'EQUIPMENT_FORGING', payload });
+        for (const payload of reply.modifiers) send(c, { type: 'CARD_MODIFIER_NOTIFICATION', payload });
+        if (deps.speak && !reply.replayed) await deps.speak(reply, (f) => send(c, f));
+      }, (err: unknown) => {
+        if (err instanceof GameError) send(c, { type: 'ERROR_MESSAGE', message: err.message });
+        else {
+          log.error({ err, user: user.id }, 'turn failed');
+          send(c, { type: 'ERROR_MESSAGE', message: 'Unexpected error occurred' });
+        }
+      }).finally(() => c.busy--);
+    });
+  }
+
+  const ping = setInterval(() => {
+    for (const c of clients) {
+      if (!c.alive) {
+        c.ws.terminate();
+        clients.delete(c);
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+    }
+  }, config.WS_PING_MS);
+  ping.unref();
+
+  return {
+    clients: () => clients.size,
+    closeUser(userId, reason) {
+      for (const c of clients) if (c.user.id === userId) c.ws.close(1008, reason);
+    },
+    async close() {
+      closing = true;
+      clearInterval(ping);
+      // Turns in flight finish (and are persisted) before their sockets close.
+      await deps.game.mutex.idle();
+      for (const c of clients) c.ws.close(1001, 'Server shutting down');
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
+  };
+}
