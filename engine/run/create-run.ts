@@ -20,7 +20,8 @@ export function createRun(d: Draft, ev: CreateRunEvent): CreateRunResult {
   // 1. Maximum interactions, 30 when the story gives none.
   const max = ev.max_interactions ?? story.loop_max_number_of_interactions ?? DEFAULT_MAX_INTERACTIONS;
   // 2. Highest loop number (+1, from 1); the best non-null rank is read by the views.
-  const loopNumber = allRuns(d.state).reduce((n, r) => Math.max(n, r.loop_number), 0) + 1;
+  // Loop numbers only grow, so the latest run holds the highest.
+  const loopNumber = (d.state.run?.loop_number ?? 0) + 1;
   const firstId = ev.first_moment_id ?? story.first_moment_id;
   if (!idx.moments.has(firstId)) return fail(ERR.firstMomentMissing);
 

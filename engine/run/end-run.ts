@@ -6,7 +6,6 @@ import type { PlayerStory } from '../schema/player.js';
 import { RANK_A, rankForRun, rankToLetter, rankToNumber, remainingInteractions } from '../rules/rank.js';
 import { indexStory } from '../story/story-index.js';
 import type { Draft } from './draft.js';
-import { allRuns } from './state.js';
 import { addBlueprintItem } from './roster.js';
 
 export type RunEnding = {
@@ -21,7 +20,7 @@ export function isFinished(run: PlayerStory): boolean {
 
 /** Ends the run as won or lost, stores its rank, and awards a golden ticket on the first Rank A (or S). */
 export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
-  const run = allRuns(d.state).find((r) => r.id === runId);
+  const run = d.state.run?.id === runId ? d.state.run : d.state.past_runs.find((r) => r.id === runId);
   if (!run) throw new Error(`finishRun: no run ${runId}`);
   const rank = rankForRun({
     won,
@@ -31,7 +30,7 @@ export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
     cleanBattlesWon: run.clean_battles_won,
   }, d.story.rank_thresholds);
   let earlierBest = 8;
-  for (const r of allRuns(d.state)) if (r.id !== runId && r.loop_rank !== null && r.loop_rank < earlierBest) earlierBest = r.loop_rank;
+  for (const r of d.state.past_runs) if (r.id !== runId && r.loop_rank !== null && r.loop_rank < earlierBest) earlierBest = r.loop_rank;
   d.put('player_stories', {
     ...run,
     loop_status: won ? LOOP_STATUS.won : LOOP_STATUS.lost,
