@@ -49,10 +49,14 @@ export class SeededRandom implements Random {
     return items[this.int(items.length)] as T;
   }
 
-  uuid(): string {
+  /**
+   * `salt` (four uint32) is mixed into the 122 random bits: the engine salts with its user and story, so two states
+   * that happen to share a 32-bit seed still never produce the same row ids.
+   */
+  uuid(salt?: readonly number[]): string {
     const b: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const v = this.nextUint32();
+      const v = (this.nextUint32() ^ (salt?.[i] ?? 0)) >>> 0;
       b.push(v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255);
     }
     b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;

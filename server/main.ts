@@ -7,6 +7,13 @@ import { openDb } from './db/open.js';
 import { buildApp, type Services } from './http/app.js';
 import type { Logger } from './log.js';
 import { MODULES } from './modules.js';
+import { attachRealtime, type Realtime } from './realtime/socket-server.js';
+
+declare module './http/app.js' {
+  interface Services {
+    realtime: Realtime;
+  }
+}
 
 export type RunningServer = {
   url: string;
@@ -18,10 +25,11 @@ export type RunningServer = {
 
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDb(config);
-  const services: Services = {
+  // The modules fill in the rest of the container (stories, game, auth, play...) as they start.
+  const services = {
     config, log, db, onClose: [],
     authenticate: () => Promise.resolve(null),
-  };
+  } as unknown as Services;
   let app: FastifyInstance;
   try {
     app = await buildApp(services, MODULES);
@@ -31,6 +39,11 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     await db.close();
     throw e;
   }
+  const realtime = attachRealtime(app.server, {
+    config, log: log.child({ component: 'ws' }), game: services.play,
+    authenticate: (token) => services.authenticate(token),
+  });
+  services.realtime = realtime;
   const port = (app.server.address() as AddressInfo).port;
   const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
   let closing: Promise<void> | null = null;
@@ -38,6 +51,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     url, port, app, services,
     close() {
       closing ??= (async () => {
+        // Stop accepting, let turns in flight finish and persist, then close sockets, HTTP and the database.
+        await realtime.close();
         await app.close();
         for (const f of [...services.onClose].reverse()) await f();
         await db.close();

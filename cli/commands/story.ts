@@ -1,6 +1,7 @@
 // `looptale story ...`: the story maker's commands. Each subcommand is registered from its own file.
 import type { Command } from 'commander';
 import { addGraph } from './story-graph.js';
+import { addExport, addImport } from './story-import.js';
 import { addTest } from './story-test.js';
 import { addValidate } from './story-validate.js';
 
@@ -10,6 +11,8 @@ const subcommands: StorySubcommand[] = [
   addValidate,
   addGraph,
   addTest,
+  addImport,
+  addExport,
 ];
 
 export function register(program: Command): void {

@@ -1,6 +1,6 @@
 // A working copy of the state for one step: rows are replaced immutably (the input state is never mutated) and
 // every write is recorded as a persist effect, so effects always match the new state exactly.
-import { SeededRandom } from '../random.js';
+import { hashSeed, SeededRandom } from '../random.js';
 import type { PlayerStory } from '../schema/player.js';
 import type { Story } from '../story/format.js';
 import type { Effect, TableName } from './effects.js';
@@ -14,6 +14,20 @@ export type StepContext = {
 };
 
 type Row = { id: string };
+
+const salts = new Map<string, number[]>();
+
+/** Four words derived from the user and story, mixed into every row id the state creates. */
+function idSalt(userId: string, storyId: string): number[] {
+  const key = `${userId}\u0000${storyId}`;
+  let salt = salts.get(key);
+  if (!salt) {
+    salt = [0, 1, 2, 3].map((k) => hashSeed(key, 0x9e3779b9 * (k + 1)));
+    if (salts.size > 10_000) salts.clear();
+    salts.set(key, salt);
+  }
+  return salt;
+}
 
 export class Draft {
   state: GameState;
@@ -85,7 +99,7 @@ export class Draft {
   }
 
   uuid(): string {
-    return this.rng.uuid();
+    return this.rng.uuid(idSalt(this.state.user_id, this.state.story_id));
   }
 
   finish(): { state: GameState; effects: Effect[] } {

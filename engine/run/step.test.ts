@@ -175,3 +175,14 @@ describe('auto-skip (game spec §4)', () => {
     expect(skipped?.completed_at).not.toBeNull();
   });
 });
+
+describe('row ids', () => {
+  it('differ between users even when their states share a seed', () => {
+    const a = new Harness(testStory, 42, 'user-a');
+    const b = new Harness(testStory, 42, 'user-b');
+    a.create();
+    b.create();
+    expect(a.run.id).not.toBe(b.run.id);
+    expect(a.state.characters.map((c) => c.id)).not.toEqual(b.state.characters.map((c) => c.id));
+  });
+});

@@ -25,7 +25,8 @@ export type CommitResult =
 export interface GameStorePort {
   loadState(userId: string, storyId: string): Promise<{ state: GameState; version: number } | null>;
   commit(c: CommitRequest): Promise<CommitResult>;
-  findProcessed(userId: string, inputId: string): Promise<{ player_story_id: string; outputs: GameOutput[] } | null>;
+  /** The outputs first sent for this input (each names its player_story_id), or null. */
+  findProcessed(userId: string, inputId: string): Promise<GameOutput[] | null>;
   playerStoryOwner(playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string } | null>;
   playerStory(id: string): Promise<PlayerStory | null>;
   transcript(playerStoryId: string): Promise<TranscriptLine[]>;

@@ -152,8 +152,8 @@ export class GameService {
     const replay = async (): Promise<TurnReply | null> => {
       const done = await this.deps.store.findProcessed(userId, input.input_id);
       if (!done) return null;
-      if (done.player_story_id !== input.player_story_id) throw new GameError('turn/input_reused', 'This input_id was already used for another run.');
-      return { outputs: done.outputs, forging: [], modifiers: [], speak: [], replayed: true, language: 'english', story: null, stages };
+      if (done.some((o) => o.player_story_id !== input.player_story_id)) throw new GameError('turn/input_reused', 'This input_id was already used for another run.');
+      return { outputs: done, forging: [], modifiers: [], speak: [], replayed: true, language: 'english', story: null, stages };
     };
     const early = await replay();
     if (early) return early;

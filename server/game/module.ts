@@ -1,0 +1,29 @@
+// The game part of the server: the GameService (engine + brain + store) and the catalogue and game routes. The
+// WebSocket layer is attached by server/main.ts once the HTTP server listens.
+import { NoTranscriber, type Transcriber } from '../voice/transcriber.js';
+import type { Synthesizer } from '../voice/synthesizer.js';
+import type { RouteModule } from '../http/app.js';
+import { catalogueRoutes } from '../api/catalogue-routes.js';
+import { gameRoutes } from '../api/game-routes.js';
+import { TicketRepo } from '../store/tickets.js';
+import { ScriptedBrain, type Brain } from './brain.js';
+import { GameService } from './service.js';
+
+declare module '../http/app.js' {
+  interface Services {
+    play: GameService;
+    brain: Brain;
+    transcriber: Transcriber;
+    synthesizer: Synthesizer | null;
+  }
+}
+
+export const gameModule: RouteModule = async (app, s) => {
+  s.brain ??= new ScriptedBrain();
+  s.transcriber ??= new NoTranscriber();
+  s.synthesizer ??= null;
+  s.play = new GameService({ store: s.game, stories: s.stories, brain: s.brain, transcriber: s.transcriber, log: s.log.child({ component: 'game' }) });
+  const tickets = new TicketRepo(s.db);
+  await catalogueRoutes({ stories: s.stories })(app, s);
+  await gameRoutes({ play: s.play, store: s.game, stories: s.stories, tickets })(app, s);
+};

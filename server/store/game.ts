@@ -1,0 +1,253 @@
+// The game's store: one user's GameState per story (a versioned snapshot) plus the player_* rows the engine's
+// effects describe, written together in one transaction with the input that caused them, so a turn is applied
+// entirely or not at all, once.
+import { z } from 'zod';
+import type { Effect } from '../../engine/run/effects.js';
+import { GameState } from '../../engine/run/state.js';
+import { GameOutput } from '../../engine/schema/game-output.js';
+import { PermanentCharacter, PermanentCharacterItem, PermanentCharacterMedia, PlayerStory, Ticket } from '../../engine/schema/player.js';
+import { TranscriptLine } from '../../engine/sim/transcript.js';
+import { Rollback, type Db, type Queryable } from '../db/db.js';
+import { byKeySet, writeRecords } from './records.js';
+import { checkRowFields } from './player-tables.js';
+import { isUuid, json, parseRows } from './rows.js';
+
+export type CommitRequest = {
+  userId: string;
+  storyId: string;
+  /** The version the state was loaded at; null when no state exists yet. */
+  expectedVersion: number | null;
+  state: GameState;
+  effects: readonly Effect[];
+  /** The input that caused this step: recorded once, its outputs returned to a replay of it. */
+  input?: { input_id: string; player_story_id: string; outputs: readonly GameOutput[] };
+  transcript?: { player_story_id: string; lines: readonly TranscriptLine[] };
+};
+
+export type CommitResult =
+  | { ok: true; version: number }
+  | { ok: false; reason: 'conflict' }
+  | { ok: false; reason: 'duplicate'; outputs: GameOutput[] };
+
+export const RunSummaryRow = z.object({
+  id: z.string(),
+  is_successful_run: z.boolean(),
+  loop_rank: z.number().int().nullable(),
+  loop_status: PlayerStory.shape.loop_status,
+  created_at: z.string(),
+  loop_number: z.number().int(),
+});
+export type RunSummaryRow = z.infer<typeof RunSummaryRow>;
+
+/** Rolls the commit transaction back with the result to return. */
+class Abort extends Rollback {
+  constructor(readonly result: Exclude<CommitResult, { ok: true }>) {
+    super(result.reason);
+  }
+}
+
+type Write =
+  | { kind: 'rows'; table: string; records: Record<string, unknown>[] }
+  | { kind: 'reset'; user_id: string; blueprint_story_id: string };
+
+/**
+ * The effects as writes: persisted rows grouped by table (the last version of a row wins), in segments split at each
+ * reset_progress so that a reset sees the rows written before it and not those after. Checked before any SQL runs.
+ */
+function plan(effects: readonly Effect[]): Write[] {
+  const writes: Write[] = [];
+  let segment = new Map<string, Map<string, Record<string, unknown>>>();
+  const flush = (): void => {
+    for (const [table, rows] of segment) for (const records of byKeySet([...rows.values()])) writes.push({ kind: 'rows', table, records });
+    segment = new Map();
+  };
+  for (const e of effects) {
+    if (e.type === 'persist') {
+      checkRowFields(e.table, e.row);
+      let rows = segment.get(e.table);
+      if (!rows) {
+        rows = new Map<string, Record<string, unknown>>();
+        segment.set(e.table, rows);
+      }
+      rows.set(e.row.id, e.row);
+    } else if (e.type === 'reset_progress') {
+      flush();
+      writes.push({ kind: 'reset', user_id: e.user_id, blueprint_story_id: e.blueprint_story_id });
+    }
+  }
+  flush();
+  return writes;
+}
+
+/** Rows of the database in the snapshot's order, new ones (created elsewhere) after them; gone ones dropped. */
+function refresh<T extends { id: string }>(snapshot: readonly T[], stored: readonly T[]): T[] {
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  const out: T[] = [];
+  for (const r of snapshot) {
+    const s = byId.get(r.id);
+    if (s) {
+      out.push(s);
+      byId.delete(r.id);
+    }
+  }
+  return [...out, ...byId.values()];
+}
+
+export class GameRepo {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /**
+   * The user's state for a story and its version, or null. Tickets (this story) and permanent cards (every story)
+   * are re-read from their tables, so a redemption made from another story's state is seen.
+   */
+  async loadState(userId: string, storyId: string): Promise<{ state: GameState; version: number } | null> {
+    if (!isUuid(storyId)) return null;
+    const r = await this.#db.query<{ state: unknown; version: string | number }>(
+      'SELECT state, version FROM player_story_states WHERE user_id = $1 AND blueprint_story_id = $2', [userId, storyId],
+    );
+    const row = r.rows[0];
+    if (!row) return null;
+    const parsed = GameState.safeParse(row.state);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`store: the saved state of ${userId} in story ${storyId} does not parse (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
+    }
+    const state = parsed.data;
+    const [tickets, characters, items, media] = await Promise.all([
+      this.#db.query('SELECT * FROM player_permanent_character_tickets WHERE user_id = $1 AND blueprint_story_id = $2 ORDER BY created_at, id', [userId, storyId]),
+      this.#db.query('SELECT * FROM player_permanent_characters WHERE user_id = $1 ORDER BY created_at, id', [userId]),
+      this.#db.query('SELECT * FROM player_permanent_character_items WHERE user_id = $1 ORDER BY created_at, id', [userId]),
+      this.#db.query(
+        `SELECT m.* FROM player_permanent_character_medias m
+           JOIN player_permanent_characters c ON c.id = m.player_permanent_character_id
+          WHERE c.user_id = $1 ORDER BY m.created_at, m.id`, [userId],
+      ),
+    ]);
+    state.tickets = refresh(state.tickets, parseRows(Ticket, tickets.rows, 'ticket'));
+    state.permanent_characters = refresh(state.permanent_characters, parseRows(PermanentCharacter, characters.rows, 'permanent character'));
+    state.permanent_items = refresh(state.permanent_items, parseRows(PermanentCharacterItem, items.rows, 'permanent item'));
+    state.permanent_media = refresh(state.permanent_media, parseRows(PermanentCharacterMedia, media.rows, 'permanent media'));
+    return { state, version: Number(row.version) };
+  }
+
+  /**
+   * Applies one engine step in one transaction: the input is recorded (a replayed input id rolls back and returns
+   * the first outputs), the state snapshot moves from expectedVersion to the next version (anything else is a
+   * conflict), every persist effect is upserted, reset_progress applied, transcript lines appended.
+   */
+  async commit(c: CommitRequest): Promise<CommitResult> {
+    const writes = plan(c.effects);
+    try {
+      return await this.#db.tx(async (q) => {
+        if (c.input) {
+          const ins = await q.query(
+            `INSERT INTO processed_inputs (user_id, input_id, player_story_id, outputs) VALUES ($1, $2, $3, $4::text::jsonb)
+             ON CONFLICT (user_id, input_id) DO NOTHING RETURNING input_id`,
+            [c.userId, c.input.input_id, isUuid(c.input.player_story_id) ? c.input.player_story_id : null, json(c.input.outputs)],
+          );
+          if (ins.rows.length === 0) throw new Abort({ ok: false, reason: 'duplicate', outputs: (await this.#processed(q, c.userId, c.input.input_id)) ?? [] });
+        }
+        const version = await this.#writeState(q, c);
+        for (const w of writes) {
+          if (w.kind === 'rows') await writeRecords(q, w.table, w.records, 'upsert', 'user_id');
+          else await this.#resetProgress(q, w.user_id, w.blueprint_story_id);
+        }
+        if (c.transcript && c.transcript.lines.length > 0) {
+          await q.query(
+            `INSERT INTO player_story_transcripts (player_story_id, seq, line)
+             SELECT $1::uuid, base.n + t.ord::int - 1, t.value
+               FROM json_array_elements($2::text::json) WITH ORDINALITY AS t(value, ord),
+                    (SELECT COALESCE(max(seq) + 1, 0) AS n FROM player_story_transcripts WHERE player_story_id = $1::uuid) AS base`,
+            [c.transcript.player_story_id, json(c.transcript.lines)],
+          );
+        }
+        return { ok: true as const, version };
+      });
+    } catch (e) {
+      if (e instanceof Abort) return e.result;
+      throw e;
+    }
+  }
+
+  async #writeState(q: Queryable, c: CommitRequest): Promise<number> {
+    if (c.expectedVersion === null) {
+      const r = await q.query(
+        `INSERT INTO player_story_states (user_id, blueprint_story_id, state, version) VALUES ($1, $2, $3::text::json, 1)
+         ON CONFLICT (user_id, blueprint_story_id) DO NOTHING RETURNING version`,
+        [c.userId, c.storyId, json(c.state)],
+      );
+      if (r.rows.length === 0) throw new Abort({ ok: false, reason: 'conflict' });
+      return 1;
+    }
+    // Under concurrent commits the row lock serialises them; the losers re-check the version and update nothing.
+    const r = await q.query<{ version: string | number }>(
+      `UPDATE player_story_states SET state = $3::text::json, version = version + 1, updated_at = now()
+        WHERE user_id = $1 AND blueprint_story_id = $2 AND version = $4 RETURNING version`,
+      [c.userId, c.storyId, json(c.state), c.expectedVersion],
+    );
+    const row = r.rows[0];
+    if (!row) throw new Abort({ ok: false, reason: 'conflict' });
+    return Number(row.version);
+  }
+
+  /** Progress reset (accounts spec §4 step 3): moment completions and successful runs of this user's runs are cleared. */
+  async #resetProgress(q: Queryable, userId: string, storyId: string): Promise<void> {
+    await q.query(
+      `UPDATE player_moments SET completed_at = NULL
+        WHERE user_id = $1 AND completed_at IS NOT NULL
+          AND player_story_id IN (SELECT id FROM player_stories WHERE user_id = $1 AND blueprint_story_id = $2)`,
+      [userId, storyId],
+    );
+    await q.query(
+      'UPDATE player_stories SET is_successful_run = false WHERE user_id = $1 AND blueprint_story_id = $2 AND is_successful_run',
+      [userId, storyId],
+    );
+  }
+
+  async #processed(q: Queryable, userId: string, inputId: string): Promise<GameOutput[] | null> {
+    const r = await q.query<{ outputs: unknown }>('SELECT outputs FROM processed_inputs WHERE user_id = $1 AND input_id = $2', [userId, inputId]);
+    const row = r.rows[0];
+    return row ? z.array(GameOutput).parse(row.outputs) : null;
+  }
+
+  /** The outputs of an input already processed for this user, or null. */
+  findProcessed(userId: string, inputId: string): Promise<GameOutput[] | null> {
+    return this.#processed(this.#db, userId, inputId);
+  }
+
+  async playerStoryOwner(playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string } | null> {
+    if (!isUuid(playerStoryId)) return null;
+    const r = await this.#db.query<{ user_id: string; blueprint_story_id: string }>(
+      'SELECT user_id, blueprint_story_id::text FROM player_stories WHERE id = $1', [playerStoryId],
+    );
+    return r.rows[0] ?? null;
+  }
+
+  async playerStory(id: string): Promise<PlayerStory | null> {
+    if (!isUuid(id)) return null;
+    const r = await this.#db.query('SELECT * FROM player_stories WHERE id = $1', [id]);
+    return parseRows(PlayerStory, r.rows, 'player_stories')[0] ?? null;
+  }
+
+  /** The run's transcript lines in order. */
+  async transcript(playerStoryId: string): Promise<TranscriptLine[]> {
+    if (!isUuid(playerStoryId)) return [];
+    const r = await this.#db.query<{ line: unknown }>('SELECT line FROM player_story_transcripts WHERE player_story_id = $1 ORDER BY seq', [playerStoryId]);
+    return r.rows.map((row) => TranscriptLine.parse(row.line));
+  }
+
+  /** The user's runs of a story for the launch screen, newest first. */
+  async latestRuns(userId: string, storyId: string, limit = 20): Promise<RunSummaryRow[]> {
+    if (!isUuid(storyId)) return [];
+    const r = await this.#db.query(
+      `SELECT id, is_successful_run, loop_rank, loop_status, created_at, loop_number FROM player_stories
+        WHERE user_id = $1 AND blueprint_story_id = $2 ORDER BY created_at DESC, loop_number DESC LIMIT $3`,
+      [userId, storyId, limit],
+    );
+    return parseRows(RunSummaryRow, r.rows, 'player_stories');
+  }
+}

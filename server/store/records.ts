@@ -1,0 +1,56 @@
+// Writing engine-shaped records: one statement per table and key set, the records passed as one JSON document and
+// turned into typed rows by json_populate_recordset (PostgreSQL converts each field to its column's type: uuid,
+// integer, timestamptz, jsonb; a json column gets the value's text as written). Table and column names come from code, never from input, and are checked anyway.
+import type { Queryable } from '../db/db.js';
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+
+function ident(name: string): string {
+  if (!IDENT.test(name)) throw new Error(`store: ${JSON.stringify(name)} is not a plain SQL identifier`);
+  return `"${name}"`;
+}
+
+export type WriteMode = 'insert' | 'upsert';
+
+/**
+ * Inserts records that all have the same keys (the columns written); `upsert` updates a row whose id exists.
+ * A key whose value is undefined must be left out by the caller (JSON drops it, which would write NULL).
+ * With `owner` (a column such as user_id, among the keys), an upsert never takes over a row of another owner: an
+ * id that collides with one throws instead of overwriting it.
+ */
+export async function writeRecords(
+  q: Queryable, table: string, records: readonly Record<string, unknown>[], mode: WriteMode, owner?: string,
+): Promise<void> {
+  const first = records[0];
+  if (!first) return;
+  const columns = Object.keys(first);
+  const list = columns.map(ident).join(', ');
+  const t = ident(table);
+  const update = columns.filter((c) => c !== 'id').map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ');
+  const guard = owner !== undefined && columns.includes(owner) ? owner : undefined;
+  let conflict = '';
+  if (mode === 'upsert') {
+    conflict = update ? ` ON CONFLICT (id) DO UPDATE SET ${update}` : ' ON CONFLICT (id) DO NOTHING';
+    if (update && guard) conflict += ` WHERE ${t}.${ident(guard)} = EXCLUDED.${ident(guard)} RETURNING 1 AS written`;
+  }
+  const r = await q.query(
+    `INSERT INTO ${t} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${t}, $1::text::json)${conflict}`,
+    [JSON.stringify(records)],
+  );
+  if (mode === 'upsert' && update && guard && r.rows.length !== records.length) {
+    throw new Error(`store: ${records.length - r.rows.length} ${table} row id(s) collide with rows of another ${guard}`);
+  }
+}
+
+/** Groups records by their set of defined keys, so each group is one writeRecords call; undefined values dropped. */
+export function byKeySet(records: readonly Record<string, unknown>[]): Record<string, unknown>[][] {
+  const groups = new Map<string, Record<string, unknown>[]>();
+  for (const r of records) {
+    const clean = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined));
+    const key = Object.keys(clean).sort().join(',');
+    const g = groups.get(key);
+    if (g) g.push(clean);
+    else groups.set(key, [clean]);
+  }
+  return [...groups.values()];
+}

@@ -1,0 +1,45 @@
+// Seeding: when the catalogue is empty, import every story of a folder (one sub-folder per story holding
+// story.json). The deliberately broken fixture, and any file that does not parse, is skipped with a warning.
+// Idempotent: a catalogue with stories is left alone, and an import is an upsert anyway.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Story } from '../../engine/story/format.js';
+import type { StoryRepo } from './stories.js';
+
+export type SeedLog = {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+};
+
+const SKIPPED = new Set(['broken']);
+
+export async function seedStories(repo: StoryRepo, dir: string, log: SeedLog): Promise<{ imported: string[] }> {
+  const imported: string[] = [];
+  if ((await repo.count()) > 0) return { imported };
+  if (!existsSync(dir)) {
+    log.warn({ dir }, 'stories folder not found: nothing seeded');
+    return { imported };
+  }
+  const folders = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  for (const folder of folders) {
+    const file = join(dir, folder, 'story.json');
+    if (SKIPPED.has(folder) || !existsSync(file)) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    } catch (e) {
+      log.warn({ file, err: e instanceof Error ? e.message : String(e) }, 'story file is not valid JSON: skipped');
+      continue;
+    }
+    const parsed = Story.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      log.warn({ file, problem: issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid' }, 'story file does not parse: skipped');
+      continue;
+    }
+    await repo.importStory(parsed.data, raw);
+    imported.push(parsed.data.id);
+    log.info({ file, story_id: parsed.data.id, name: parsed.data.name }, 'story seeded');
+  }
+  return { imported };
+}
