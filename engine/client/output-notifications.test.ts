@@ -12,7 +12,7 @@ const output = (over: Partial<GameOutput> = {}): GameOutput => GameOutput.parse(
     character_current_attack: 3, character_base_attack: 3, character_current_health: 5, character_base_health: 5,
     character_card_type: 'Normal', is_selected_in_assemble: true, is_burned_out: false, equipped_items: [],
   }],
-  battle_state_next_phase: '', is_awarded: false, award_type: '', award_id: '', score: 0, equipped_character_id: '',
+  battle_state_next_phase: '', battle_pending_strike: null, is_awarded: false, award_type: '', award_id: '', score: 0, equipped_character_id: '',
   equipped_item_id: '', awarded_property: '', equipment_image_url: '', upgraded_character_id: '', awarded_rarity: '',
   interaction_bet_size: 0, chosen_difficulty_level: '', sacrificed_properties: [], selected_player_characters: [],
   loop_rank: null, loop_status: 'loopStatusOnGoing', loop_current_number_of_interactions: 1,

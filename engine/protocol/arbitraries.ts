@@ -166,6 +166,7 @@ export const gameOutputArb: fc.Arbitrary<GameOutput> = fc.record({
   battle_state_opponent_characters: fc.array(outputOpponentArb, SMALL),
   player_characters: fc.array(outputCharacterArb, SMALL),
   battle_state_next_phase: fc.constantFrom(...BATTLE_PHASES, '' as const),
+  battle_pending_strike: fc.option(fc.record({ opponent_id: fc.uuid(), target_id: fc.uuid() }), { nil: null }),
   is_awarded: fc.boolean(),
   award_type: fc.constantFrom(...AWARD_SOURCES, '' as const),
   award_id: str,

@@ -95,6 +95,7 @@ export function sampleGameOutput(): GameOutput {
       },
     ],
     battle_state_next_phase: 'player_defense_input',
+    battle_pending_strike: { opponent_id: SAMPLE_IDS.opponent, target_id: SAMPLE_IDS.hero },
     is_awarded: false,
     award_type: '',
     award_id: '',

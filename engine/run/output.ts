@@ -58,6 +58,7 @@ export function buildOutput(s: GameState, info: TurnInfo, dialogue: string): Gam
     })),
     player_characters: outputCharacters(s),
     battle_state_next_phase: info.phase_override ?? (pm && s.opponents.some((o) => o.player_moment_id === pm.id) ? pm.battle_phase : ''),
+    battle_pending_strike: info.phase_override ? null : pm?.pending_strike ?? null,
     is_awarded: info.award !== null || info.equip !== null,
     award_type: info.award?.type ?? '',
     award_id: info.award?.id ?? '',

@@ -64,6 +64,8 @@ export const GameOutput = z.object({
   battle_state_opponent_characters: z.array(OutputOpponent),
   player_characters: z.array(OutputCharacter),
   battle_state_next_phase: z.union([BattlePhase, z.literal('')]),
+  /** Addition: in player_defense_input, the opponent about to strike and the character it targets. */
+  battle_pending_strike: z.object({ opponent_id: z.string(), target_id: z.string() }).nullable(),
   is_awarded: z.boolean(),
   award_type: z.union([AwardSource, z.literal('')]),
   award_id: z.string(),

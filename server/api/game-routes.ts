@@ -17,7 +17,7 @@ import type { GameStorePort, StoryStorePort } from '../game/ports.js';
 
 export interface TicketStorePort {
   ticketsWithStory(userId: string): Promise<z.infer<typeof TicketWithStory>[]>;
-  permanentCharacters(userId: string): Promise<(z.infer<typeof PermanentCharacter> & { items: z.infer<typeof PermanentCharacterItem>[]; media: string[] })[]>;
+  permanentCharacters(userId: string): Promise<(z.infer<typeof PermanentCharacter> & { items: z.infer<typeof PermanentCharacterItem>[]; media: { media_url: string }[] })[]>;
 }
 
 const Id = z.object({ id: z.uuid({ message: 'must be a UUID' }) });
