@@ -52,9 +52,18 @@ export type TranscriptFinal = z.infer<typeof TranscriptFinal>;
 export const TranscriptLine = z.discriminatedUnion('kind', [TranscriptHeader, TranscriptEvent, TranscriptFinal]);
 export type TranscriptLine = z.infer<typeof TranscriptLine>;
 
-/** A short digest of a state, to compare states without storing them. */
+/** JSON with object keys sorted, so equal values always give equal text (stores may reorder keys). */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  });
+}
+
+/** A short digest of a state, to compare states without storing them; independent of key order. */
 export function stateDigest(s: GameState): string {
-  const json = JSON.stringify(s);
+  const json = canonicalJson(s);
   return `${hashSeed(json).toString(16).padStart(8, '0')}${hashSeed(json, 0x9e3779b9).toString(16).padStart(8, '0')}`;
 }
 
