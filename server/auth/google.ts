@@ -1,0 +1,200 @@
+// Sign-in with Google (any OpenID Connect issuer: GOOGLE_ISSUER) in GoTrue's shape: GET /authorize?provider=google
+// redirects to the issuer's authorization endpoint (discovered, with state, nonce and PKCE, account chooser forced);
+// GET /callback exchanges the code, verifies the id_token against the issuer's JWKS, finds or creates the user and
+// its identity, and redirects to redirect_to with the session (fragment) or a PKCE code (query).
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { z } from 'zod';
+import type { Queryable } from '../db/db.js';
+import { pkceOrThrow, redirectOf, signIn, type AuthContext } from './context.js';
+import { AuthApiError, errorBody, validationFailed } from './errors.js';
+import { issueAuthCode, type Pkce } from './one-time-tokens.js';
+import { errorRedirect, withFragment, withQuery } from './redirects.js';
+import { addProvider, createUser, findUserByEmail, findUserById, isBanned, normalizeEmail, type UserRow } from './users.js';
+import { randomSecret, safeEqual, sha256 } from './tokens.js';
+
+const STATE_TTL_MS = 10 * 60_000;
+const DISCOVERY_TTL_MS = 60 * 60_000;
+
+const Discovery = z.looseObject({
+  issuer: z.string(),
+  authorization_endpoint: z.url(),
+  token_endpoint: z.url(),
+  jwks_uri: z.url(),
+});
+type Discovery = z.infer<typeof Discovery>;
+
+const TokenResponse = z.looseObject({ id_token: z.string().min(1) });
+
+type StateRow = { provider: string; code_verifier: string; nonce: string; redirect_to: string; code_challenge: string | null; code_challenge_method: string | null; expires_at: Date };
+
+class OidcProvider {
+  #discovery: { value: Discovery; until: number } | null = null;
+  #jwks = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+  constructor(private readonly issuer: string, private readonly now: () => number) {}
+
+  async discover(): Promise<Discovery> {
+    if (this.#discovery && this.#discovery.until > this.now()) return this.#discovery.value;
+    const url = `${this.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
+    if (!res.ok) throw new Error(`OpenID discovery at ${url} answered ${res.status}`);
+    const value = Discovery.parse(await res.json());
+    this.#discovery = { value, until: this.now() + DISCOVERY_TTL_MS };
+    return value;
+  }
+
+  jwks(uri: string): ReturnType<typeof createRemoteJWKSet> {
+    let set = this.#jwks.get(uri);
+    if (!set) {
+      set = createRemoteJWKSet(new URL(uri));
+      this.#jwks.set(uri, set);
+    }
+    return set;
+  }
+}
+
+/** Prompt values to send: the caller's, plus select_account (the account chooser is always shown). */
+function prompts(raw: unknown): string {
+  const set = new Set(typeof raw === 'string' ? raw.split(/\s+/).filter((p) => p === 'consent' || p === 'login' || p === 'select_account') : []);
+  set.add('select_account');
+  return [...set].join(' ');
+}
+
+type Claims = JWTPayload & { email?: unknown; email_verified?: unknown; name?: unknown; picture?: unknown; nonce?: unknown };
+
+/** Finds the user of a Google identity, links it to the account with the same verified email, or creates both. */
+async function upsertGoogleUser(q: Queryable, c: Claims, now: number): Promise<{ ok: true; user: UserRow } | { ok: false; error: AuthApiError }> {
+  const sub = String(c.sub);
+  const email = normalizeEmail(c.email);
+  const verified = c.email_verified === true || c.email_verified === 'true';
+  const at = new Date(now);
+  const profile = {
+    iss: c.iss, sub, provider_id: sub, email: email ?? undefined, email_verified: verified, phone_verified: false,
+    ...(typeof c.name === 'string' ? { name: c.name, full_name: c.name } : {}),
+    ...(typeof c.picture === 'string' ? { picture: c.picture, avatar_url: c.picture } : {}),
+  };
+  const identity = (await q.query<{ user_id: string }>("SELECT user_id FROM auth.identities WHERE provider = 'google' AND provider_id = $1 FOR UPDATE", [sub])).rows[0];
+  let user: UserRow | null;
+  if (identity) {
+    user = await findUserById(q, identity.user_id, true);
+    if (!user) return { ok: false, error: new AuthApiError(500, 'unexpected_failure', 'Identity without a user') };
+  } else {
+    if (!email) return { ok: false, error: new AuthApiError(400, 'bad_oauth_callback', 'Error getting user email from external provider') };
+    user = await findUserByEmail(q, email, true);
+    if (user) {
+      if (!verified) return { ok: false, error: new AuthApiError(400, 'provider_email_needs_verification', 'Your Google email address is not verified: verify it with Google, or sign in with your password.') };
+      if (!user.email_confirmed_at) {
+        // Nobody proved this address before Google did: a password set by whoever signed up with it is dropped.
+        await q.query('UPDATE auth.users SET email_confirmed_at = $2, encrypted_password = NULL, updated_at = $2 WHERE id = $1', [user.id, at]);
+      }
+    } else {
+      user = await createUser(q, { email, passwordHash: null, confirmed: verified, provider: 'google', userMeta: {} }, at);
+      if (!user) return { ok: false, error: new AuthApiError(409, 'conflict', 'Another request is creating this account: try again.') };
+    }
+    await q.query(
+      `INSERT INTO auth.identities (user_id, provider, provider_id, identity_data, email, created_at, updated_at) VALUES ($1, 'google', $2, $3, $4, $5, $5)`,
+      [user.id, sub, JSON.stringify(profile), email, at],
+    );
+  }
+  await q.query("UPDATE auth.identities SET identity_data = $2, email = $3, updated_at = $4 WHERE provider = 'google' AND provider_id = $1", [sub, JSON.stringify(profile), email, at]);
+  await q.query('UPDATE auth.users SET raw_user_meta_data = raw_user_meta_data || $2::jsonb, updated_at = $3 WHERE id = $1', [user.id, JSON.stringify(profile), at]);
+  await addProvider(q, user.id, 'google');
+  user = (await findUserById(q, user.id))!;
+  if (isBanned(user, now)) return { ok: false, error: new AuthApiError(403, 'user_banned', 'User is banned') };
+  return { ok: true, user };
+}
+
+export function googleRoutes(app: FastifyInstance, ctx: AuthContext): void {
+  const { config, db, log } = ctx;
+  const clientId = config.GOOGLE_CLIENT_ID;
+  const clientSecret = config.GOOGLE_CLIENT_SECRET;
+  const provider = new OidcProvider(config.GOOGLE_ISSUER, ctx.now);
+  const callbackUrl = (): string => `${ctx.baseUrl()}/auth/v1/callback`;
+
+  app.get('/authorize', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    if (q.provider !== 'google' || !clientId || !clientSecret) {
+      throw validationFailed('Unsupported provider: provider is not enabled');
+    }
+    const pkce = pkceOrThrow(q.code_challenge, q.code_challenge_method);
+    const redirectTo = redirectOf(ctx, req);
+    const d = await provider.discover().catch((err: unknown) => {
+      log.warn({ err: { message: (err as Error).message } }, 'auth: OpenID discovery failed');
+      throw new AuthApiError(500, 'unexpected_failure', 'Google sign-in is unavailable right now: the sign-in provider could not be reached.');
+    });
+    const state = randomSecret();
+    const verifier = randomSecret(48);
+    const nonce = randomSecret(24);
+    await db.query(
+      `INSERT INTO auth.oauth_states (state_hash, provider, code_verifier, nonce, redirect_to, code_challenge, code_challenge_method, created_at, expires_at)
+       VALUES ($1, 'google', $2, $3, $4, $5, $6, $7, $8)`,
+      [sha256(state), verifier, nonce, redirectTo, pkce?.challenge ?? null, pkce?.method ?? null, new Date(ctx.now()), new Date(ctx.now() + STATE_TTL_MS)],
+    );
+    const scopes = new Set(['openid', 'email', 'profile', ...(typeof q.scopes === 'string' ? q.scopes.split(/[\s,]+/).filter((s) => /^[\w.:/-]{1,200}$/.test(s)) : [])]);
+    const url = new URL(d.authorization_endpoint);
+    url.searchParams.set('client_id', clientId);
+    url.searchParams.set('redirect_uri', callbackUrl());
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('scope', [...scopes].join(' '));
+    url.searchParams.set('state', state);
+    url.searchParams.set('nonce', nonce);
+    url.searchParams.set('code_challenge', createHash('sha256').update(verifier).digest('base64url'));
+    url.searchParams.set('code_challenge_method', 'S256');
+    url.searchParams.set('prompt', prompts(q.prompt));
+    if (typeof q.login_hint === 'string' && q.login_hint.length <= 254) url.searchParams.set('login_hint', q.login_hint);
+    if (typeof q.hd === 'string' && /^[\w.-]{1,253}$/.test(q.hd)) url.searchParams.set('hd', q.hd);
+    if (q.skip_http_redirect === 'true') return { url: url.toString() };
+    return reply.redirect(url.toString(), 302);
+  });
+
+  app.get('/callback', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const badState = (msg: string) => reply.code(400).send(errorBody(new AuthApiError(400, 'bad_oauth_state', msg)));
+    if (typeof q.state !== 'string' || q.state === '') return badState('OAuth callback with missing state');
+    const st = (await db.query<StateRow>('DELETE FROM auth.oauth_states WHERE state_hash = $1 RETURNING *', [sha256(q.state)])).rows[0];
+    if (!st) return badState('OAuth callback with invalid state');
+    const pkce: Pkce | null = st.code_challenge && st.code_challenge_method ? { challenge: st.code_challenge, method: st.code_challenge_method as 's256' | 'plain' } : null;
+    const fail = (status: number, code: string, msg: string): FastifyReply => reply.redirect(errorRedirect(st.redirect_to, status, code, msg, pkce !== null), 303);
+    if (st.expires_at.getTime() <= ctx.now()) return fail(400, 'bad_oauth_state', 'OAuth state has expired: start signing in again.');
+    if (typeof q.error === 'string') {
+      return fail(403, 'bad_oauth_callback', typeof q.error_description === 'string' ? q.error_description.slice(0, 300) : `Google sign-in failed: ${q.error.slice(0, 100)}`);
+    }
+    if (typeof q.code !== 'string' || q.code === '') return fail(400, 'bad_oauth_callback', 'OAuth callback with missing authorization code');
+    let claims: Claims;
+    try {
+      const d = await provider.discover();
+      const res = await fetch(d.token_endpoint, {
+        method: 'POST',
+        signal: AbortSignal.timeout(10_000),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code', code: q.code, redirect_uri: callbackUrl(), client_id: clientId!, client_secret: clientSecret!, code_verifier: st.code_verifier,
+        }),
+      });
+      if (!res.ok) throw new Error(`token endpoint answered ${res.status}`);
+      const tokens = TokenResponse.parse(await res.json());
+      // Google's issuer appears with and without the scheme.
+      const issuers = [d.issuer, d.issuer.replace(/^https:\/\//, '')];
+      ({ payload: claims } = await jwtVerify(tokens.id_token, provider.jwks(d.jwks_uri), { issuer: issuers, audience: clientId!, requiredClaims: ['sub', 'iat', 'exp'] }));
+      if (typeof claims.nonce !== 'string' || !safeEqual(claims.nonce, st.nonce)) throw new Error('id_token nonce does not match');
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message } }, 'auth: Google sign-in failed at the code exchange');
+      return fail(500, 'bad_oauth_callback', 'Google sign-in failed: could not verify the answer from Google. Try again.');
+    }
+    const out = await db.tx(async (tx) => {
+      const r = await upsertGoogleUser(tx, claims, ctx.now());
+      if (!r.ok) return { error: r.error };
+      if (pkce) return { error: null, code: await issueAuthCode(tx, r.user.id, pkce, 'oauth', ctx.now()) };
+      return { error: null, session: await signIn(ctx, tx, r.user, { method: 'oauth', provider: 'google' }, req) };
+    });
+    if (out.error) return fail(out.error.status, out.error.errorCode, out.error.message);
+    if (out.code) return reply.redirect(withQuery(st.redirect_to, { code: out.code }), 303);
+    const s = out.session!;
+    return reply.redirect(withFragment(st.redirect_to, {
+      access_token: s.access_token, expires_at: String(s.expires_at), expires_in: String(s.expires_in),
+      refresh_token: s.refresh_token, token_type: s.token_type, provider_type: 'google',
+    }), 303);
+  });
+}

@@ -1,0 +1,197 @@
+// /auth/v1 email routes in GoTrue's shapes: POST /otp (magic link), POST /recover (password reset), GET /verify (the
+// link in the email: 303 to redirect_to with the session in the fragment, or ?code= for PKCE) and POST /verify
+// (token_hash, or email + 6-digit code: the session as JSON), POST /resend (confirmation or email-change link again).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Queryable } from '../db/db.js';
+import { emailOrThrow, parseBody, pkceOrThrow, redirectOf, sendLink, signIn, type AuthContext } from './context.js';
+import { AuthApiError, otpExpired, validationFailed } from './errors.js';
+import { consumeCode, consumeLinkToken, issueAuthCode, OTT_TYPES, type OttRow, type OttType } from './one-time-tokens.js';
+import { errorRedirect, safeRedirect, withFragment, withQuery } from './redirects.js';
+import { createUser, ensureEmailIdentity, findUserByEmail, findUserById, isBanned, normalizeEmail, type UserRow } from './users.js';
+
+const OtpBody = z.looseObject({
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).nullish(),
+  create_user: z.boolean().optional(),
+  code_challenge: z.string().nullish(),
+  code_challenge_method: z.string().nullish(),
+});
+
+const RecoverBody = z.looseObject({
+  email: z.string().nullish(),
+  code_challenge: z.string().nullish(),
+  code_challenge_method: z.string().nullish(),
+});
+
+const ResendBody = z.looseObject({ email: z.string().optional(), phone: z.string().optional(), type: z.string().optional() });
+
+const VerifyBody = z.looseObject({
+  type: z.string().optional(),
+  token: z.string().optional(),
+  token_hash: z.string().optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+});
+
+/** Which stored token types a verification type accepts ('email' is the code from a magic link or sign-up email). */
+function typesFor(type: unknown): readonly OttType[] | null {
+  if (type === 'email') return ['magiclink', 'signup', 'invite'];
+  return typeof type === 'string' && (OTT_TYPES as readonly string[]).includes(type) ? [type as OttType] : null;
+}
+
+type Applied = { ok: true; user: UserRow } | { ok: false; error: AuthApiError };
+
+/** What a consumed token does: confirms the email (sign-up, invite, magic link, recovery) or applies an email change. */
+async function applyToken(q: Queryable, row: OttRow, now: number): Promise<Applied> {
+  const user = await findUserById(q, row.user_id, true);
+  if (!user) return { ok: false, error: otpExpired() };
+  if (isBanned(user, now)) return { ok: false, error: new AuthApiError(403, 'user_banned', 'User is banned') };
+  const at = new Date(now);
+  if (row.token_type === 'email_change') {
+    if (user.email_change !== row.relates_to) return { ok: false, error: otpExpired() };
+    const other = await findUserByEmail(q, row.relates_to);
+    if (other && other.id !== user.id) return { ok: false, error: new AuthApiError(422, 'email_exists', 'A user with this email address has already been registered') };
+    await q.query(
+      'UPDATE auth.users SET email = $2, email_change = NULL, email_change_sent_at = NULL, email_confirmed_at = COALESCE(email_confirmed_at, $3), updated_at = $3 WHERE id = $1',
+      [user.id, row.relates_to, at],
+    );
+  } else {
+    // The address changed since the email went out: the old link no longer proves anything.
+    if (user.email !== row.relates_to) return { ok: false, error: otpExpired() };
+    if (!user.email_confirmed_at) await q.query('UPDATE auth.users SET email_confirmed_at = $2, updated_at = $2 WHERE id = $1', [user.id, at]);
+  }
+  const fresh = (await findUserById(q, user.id))!;
+  await ensureEmailIdentity(q, fresh, at);
+  return { ok: true, user: fresh };
+}
+
+const amrMethod = (type: OttType): string => (type === 'recovery' ? 'recovery' : type === 'email_change' ? 'email_change' : 'otp');
+
+export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
+  const { db } = ctx;
+
+  app.post('/otp', async (req) => {
+    const b = parseBody(OtpBody, req.body);
+    if (b.phone && !b.email) throw new AuthApiError(400, 'validation_failed', 'Sign-in by phone is not available: use an email address');
+    const email = emailOrThrow(b.email, 'An email address is required to send a magic link');
+    const pkce = pkceOrThrow(b.code_challenge, b.code_challenge_method);
+    ctx.limits.check('otp', req.ip, email);
+    const redirectTo = redirectOf(ctx, req);
+    const out = await db.tx(async (q) => {
+      const now = new Date(ctx.now());
+      let user = await findUserByEmail(q, email);
+      if (!user) {
+        if (b.create_user === false) return { error: new AuthApiError(422, 'otp_disabled', 'Signups not allowed for otp') };
+        ctx.limits.emailSend(email);
+        user = await createUser(q, { email, passwordHash: null, confirmed: false, provider: 'email', userMeta: b.data ?? {} }, now);
+        if (!user) return { error: new AuthApiError(409, 'conflict', 'Another request is creating this account: try again.') };
+        await ensureEmailIdentity(q, user, now);
+        return { error: null, user };
+      }
+      if (isBanned(user, now.getTime())) return { error: null, user: null };
+      ctx.limits.emailSend(email);
+      return { error: null, user };
+    });
+    if (out.error) throw out.error;
+    if (out.user) await sendLink(ctx, out.user, 'magiclink', email, redirectTo, pkce);
+    return {};
+  });
+
+  app.post('/recover', async (req) => {
+    const b = parseBody(RecoverBody, req.body);
+    const email = emailOrThrow(b.email, 'Please enter your email address');
+    const pkce = pkceOrThrow(b.code_challenge, b.code_challenge_method);
+    ctx.limits.check('recover', req.ip, email);
+    // Counted whether or not the account exists, so the answer says nothing about it.
+    ctx.limits.emailSend(email);
+    const user = await findUserByEmail(db, email);
+    if (user && !isBanned(user, ctx.now())) await sendLink(ctx, user, 'recovery', email, redirectOf(ctx, req), pkce);
+    return {};
+  });
+
+  // supabase-js resend(): the sign-up confirmation again, or the email-change link again (to the new address).
+  app.post('/resend', async (req) => {
+    const b = parseBody(ResendBody, req.body);
+    if (b.type !== 'signup' && b.type !== 'email_change') throw validationFailed('Unsupported resend type: use signup or email_change');
+    const email = emailOrThrow(b.email, 'An email address is required to resend an email');
+    ctx.limits.check('otp', req.ip, email);
+    ctx.limits.emailSend(email);
+    const user = await findUserByEmail(db, email);
+    if (!user || isBanned(user, ctx.now())) return {};
+    if (b.type === 'signup' && !user.email_confirmed_at) await sendLink(ctx, user, 'signup', email, redirectOf(ctx, req), null);
+    if (b.type === 'email_change' && user.email_change) {
+      ctx.limits.emailSend(user.email_change);
+      await sendLink(ctx, user, 'email_change', user.email_change, redirectOf(ctx, req), null);
+    }
+    return {};
+  });
+
+  app.get('/verify', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const redirectTo = safeRedirect(q.redirect_to, ctx.config.ALLOWED_ORIGINS, ctx.baseUrl());
+    const type = q.type;
+    const types = type === 'email' ? null : typesFor(type);
+    const fail = (e: AuthApiError, pkce: boolean) => reply.redirect(errorRedirect(redirectTo, e.status, e.errorCode, e.message, pkce), 303);
+    if (typeof q.token !== 'string' || q.token === '' || !types) {
+      return fail(new AuthApiError(403, 'otp_expired', 'Email link is invalid or has expired'), false);
+    }
+    ctx.limits.check('verify', req.ip);
+    const token = q.token;
+    const out = await db.tx(async (tx) => {
+      const row = await consumeLinkToken(tx, token, types, ctx.now());
+      if (!row) return { error: new AuthApiError(403, 'otp_expired', 'Email link is invalid or has expired'), pkce: false };
+      const pkce = row.code_challenge && row.code_challenge_method ? { challenge: row.code_challenge, method: row.code_challenge_method as 's256' | 'plain' } : null;
+      const applied = await applyToken(tx, row, ctx.now());
+      if (!applied.ok) return { error: applied.error, pkce: pkce !== null };
+      if (pkce) return { error: null, code: await issueAuthCode(tx, applied.user.id, pkce, row.token_type, ctx.now()) };
+      return { error: null, session: await signIn(ctx, tx, applied.user, { method: amrMethod(row.token_type), provider: 'email' }, req) };
+    });
+    if (out.error) return fail(out.error, out.pkce);
+    if (out.code) return reply.redirect(withQuery(redirectTo, { code: out.code }), 303);
+    const s = out.session!;
+    return reply.redirect(withFragment(redirectTo, {
+      access_token: s.access_token, expires_at: String(s.expires_at), expires_in: String(s.expires_in),
+      refresh_token: s.refresh_token, token_type: s.token_type, type: String(type),
+    }), 303);
+  });
+
+  app.post('/verify', async (req) => {
+    const b = parseBody(VerifyBody, req.body);
+    const types = typesFor(b.type);
+    if (!b.type) throw validationFailed('Verify requires a verification type');
+    if (!types) throw validationFailed(`Unsupported verification type ${JSON.stringify(b.type.slice(0, 40))}`);
+    const out = await verifyPost(ctx, req, b, types);
+    if (out.error) throw out.error;
+    return out.session;
+  });
+}
+
+async function verifyPost(ctx: AuthContext, req: FastifyRequest, b: z.infer<typeof VerifyBody>, types: readonly OttType[]) {
+  let consume: (q: Queryable) => Promise<OttRow | null>;
+  if (b.token_hash) {
+    ctx.limits.check('verify', req.ip);
+    const hash = b.token_hash;
+    consume = (q) => consumeLinkToken(q, hash, types, ctx.now());
+  } else if (b.token && b.email) {
+    const email = normalizeEmail(b.email);
+    if (!email) throw new AuthApiError(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
+    ctx.limits.check('verify', req.ip, email);
+    const code = b.token.replace(/[\s-]/g, '');
+    if (!/^\d{6}$/.test(code)) throw otpExpired();
+    consume = (q) => consumeCode(q, email, code, types, ctx.now());
+  } else if (b.phone) {
+    throw validationFailed('Verification by phone is not available: use an email address');
+  } else {
+    throw validationFailed('Verify requires a token_hash, or an email and a token');
+  }
+  // Returns errors as values so that a wrong code's failed attempt is committed.
+  return ctx.db.tx(async (q) => {
+    const row = await consume(q);
+    if (!row) return { error: otpExpired() };
+    const applied = await applyToken(q, row, ctx.now());
+    if (!applied.ok) return { error: applied.error };
+    return { error: null, session: await signIn(ctx, q, applied.user, { method: amrMethod(row.token_type), provider: 'email' }, req) };
+  });
+}

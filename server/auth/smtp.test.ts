@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainText, startFakeSmtp, type FakeSmtp } from '../../tests/helpers/smtp.js';
+import { addressOf, formatMessage, sendMail } from './smtp.js';
+
+let smtp: FakeSmtp;
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+});
+afterAll(async () => {
+  await smtp.close();
+});
+
+describe('smtp', () => {
+  it('formats a MIME message with base64 parts and an encoded non-ASCII subject', () => {
+    const m = formatMessage({ from: 'Looptale <a@looptale.test>', to: 'b@example.com', subject: 'Héllo\r\nBcc: x@evil', text: 'hi', html: '<p>hi</p>' });
+    expect(m).toContain('Subject: =?UTF-8?B?');
+    expect(m).not.toContain('\r\nBcc:');
+    expect(m).toContain('Content-Type: multipart/alternative');
+    expect(m.split('\r\n').every((l) => l.length <= 998)).toBe(true);
+    expect(addressOf('Looptale <a@looptale.test>')).toBe('a@looptale.test');
+    expect(addressOf('plain@looptale.test')).toBe('plain@looptale.test');
+  });
+
+  it('delivers a message with AUTH PLAIN, and the text survives dot-stuffing', async () => {
+    const next = smtp.next();
+    const text = 'line one\n.starts with a dot\n..two dots\nend';
+    await sendMail(smtp.url('user@x', 's3cret:pw'), { from: 'Looptale <a@looptale.test>', to: 'b@example.com', subject: 'Hello', text }, { timeoutMs: 5000 });
+    const m = await next;
+    expect(m).toMatchObject({ from: 'a@looptale.test', to: ['b@example.com'], auth: 'user@x:s3cret:pw' });
+    expect(plainText(m.data)).toBe(text);
+  });
+
+  it('fails clearly when the server is unreachable', async () => {
+    const gone = await startFakeSmtp();
+    await gone.close();
+    await expect(sendMail(gone.url(), { from: 'a@b.c', to: 'd@e.f', subject: 's', text: 't' }, { timeoutMs: 2000 })).rejects.toThrow(/SMTP connection to 127\.0\.0\.1:\d+ failed/);
+  });
+});
