@@ -44,6 +44,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     authenticate: (token) => services.authenticate(token),
   });
   services.realtime = realtime;
+  // A user's sockets close when their session ends (sign-out, password change, refresh-token reuse).
+  const unsubscribe = services.auth?.onSessionEnd((userId) => realtime.closeUser(userId, 'Your session ended: sign in again.'));
+  if (unsubscribe) services.onClose.push(unsubscribe);
   const port = (app.server.address() as AddressInfo).port;
   const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
   let closing: Promise<void> | null = null;
