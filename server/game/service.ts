@@ -40,6 +40,19 @@ export class GameError extends Error {
 
 const MAX_COMMIT_ATTEMPTS = 4;
 
+/** HTTP statuses of the engine's refusals (the rest are 400). */
+const ENGINE_ERROR_STATUS: Record<string, number> = {
+  'ticket/invalid': 404,
+  'ticket/character_not_found': 404,
+  'ticket/item_not_found': 404,
+  'run/none': 404,
+  'run/finished': 409,
+  'turn/moment_complete': 409,
+};
+
+/** Thrown inside a turn when the state shows the input already processed (by another process). */
+class AlreadyProcessed extends Error {}
+
 export type GameServiceDeps = {
   store: GameStorePort;
   stories: StoryStorePort;
@@ -84,7 +97,7 @@ export class GameService {
       const event = await build(before, story);
       const now = this.#now();
       const result = step(before, event, { now, story });
-      if (!result.ok) throw new GameError(result.error.code, result.error.message);
+      if (!result.ok) throw new GameError(result.error.code, result.error.message, ENGINE_ERROR_STATUS[result.error.code] ?? 400);
       const runId = result.state.run?.id ?? '';
       const lines: TranscriptLine[] = [];
       if (extra.header && result.run) {
@@ -162,7 +175,9 @@ export class GameService {
       if (again) return again;
       let transcription = input.transcription;
       let decided: { decision: Decision; brain: string; fallback?: string } | null = null;
-      const { result, story, duplicate } = await this.#apply(userId, owner.blueprint_story_id, async (state, s) => {
+      const applied = await this.#apply(userId, owner.blueprint_story_id, async (state, s) => {
+        // Another process committed this very input while we waited: answer it as a replay.
+        if (state.processed_inputs.includes(input.input_id)) throw new AlreadyProcessed();
         const run = state.run;
         if (!run || run.id !== input.player_story_id || run.loop_status !== LOOP_STATUS.ongoing) {
           throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
@@ -184,7 +199,12 @@ export class GameService {
           transcription: transcription ?? '', decision: decided.decision,
           ...(input.selected_character_ids ? { selected_character_ids: input.selected_character_ids } : {}),
         };
-      }, { input: { input_id: input.input_id, player_story_id: input.player_story_id } });
+      }, { input: { input_id: input.input_id, player_story_id: input.player_story_id } }).catch(async (e: unknown) => {
+        if (!(e instanceof AlreadyProcessed)) throw e;
+        return (await replay()) ?? Promise.reject(new GameError('turn/duplicate_input', 'This input was already processed.'));
+      });
+      if ('replayed' in applied) return applied;
+      const { result, story, duplicate } = applied;
       stages.total_server = Math.round((performance.now() - t0) * 10) / 10;
       const language: PlayLanguage = result.state.run?.language === 'french' ? 'french' : 'english';
       if (duplicate) return { outputs: duplicate, forging: [], modifiers: [], speak: [], replayed: true, language, story, stages };

@@ -1,0 +1,42 @@
+// A real server in its own process (`node bin/looptale.js serve`), for tests that kill it, restart it, or run two
+// of them on one PostgreSQL. Resolves once the server logs the URL it serves on.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export type ServerProcess = { url: string; child: ChildProcess; output: string[]; stop(signal?: NodeJS.Signals): Promise<number | null> };
+
+const BIN = join(import.meta.dirname, '../../bin/looptale.js');
+
+export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop('SIGKILL');
+      reject(new Error(`server did not start in ${timeoutMs} ms:\n${output.join('')}`));
+    }, timeoutMs);
+    const onData = (d: Buffer): void => {
+      const text = d.toString();
+      output.push(text);
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(text);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({ url: m[1], child, output, stop });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d: Buffer) => output.push(d.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before serving:\n${output.join('')}`));
+    });
+  });
+}
