@@ -3,6 +3,7 @@
 // 2 bad usage or input (unreadable file, bad option).
 import { Command } from 'commander';
 import { register as registerStory } from './commands/story.js';
+import { register as registerReplay } from './commands/replay.js';
 import { register as registerServe } from './commands/serve.js';
 import { register as registerSimulate } from './commands/simulate.js';
 
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerStory(program);
   registerSimulate(program);
   registerServe(program);
+  registerReplay(program);
   return program;
 }
 

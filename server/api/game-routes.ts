@@ -21,7 +21,13 @@ export interface TicketStorePort {
 }
 
 const Id = z.object({ id: z.uuid({ message: 'must be a UUID' }) });
-const CreateRun = z.object({ blueprint_story_id: z.uuid(), language: PlayLanguage.default('english'), reset_progress: z.boolean().default(false) }).strict();
+const CreateRun = z.object({
+  blueprint_story_id: z.uuid(),
+  language: PlayLanguage.default('english'),
+  reset_progress: z.boolean().default(false),
+  /** Development servers only: the random seed of the player's first state in this story (to replay a transcript). */
+  seed: z.number().int().min(0).max(0xffffffff).optional(),
+}).strict();
 const Redeem = z.object({ card: z.object({ kind: z.enum(['character', 'item']), id: z.uuid() }).strict() }).strict();
 
 const Launch = z.object({
@@ -37,7 +43,7 @@ function http(e: unknown): never {
   throw e;
 }
 
-export function gameRoutes(deps: { play: GameService; store: GameStorePort; stories: StoryStorePort; tickets: TicketStorePort }): RouteModule {
+export function gameRoutes(deps: { play: GameService; store: GameStorePort; stories: StoryStorePort; tickets: TicketStorePort; production: boolean }): RouteModule {
   /** The user's state for the story of one of their runs; 404 when the run is not theirs. */
   async function ownedState(userId: string, playerStoryId: string): Promise<{ state: GameState; storyId: string }> {
     const owner = await deps.store.playerStoryOwner(playerStoryId);
@@ -64,7 +70,10 @@ export function gameRoutes(deps: { play: GameService; store: GameStorePort; stor
         return { state: choice.state, continue_player_story_id: choice.continueRunId, buttons: [...choice.buttons], best_rank: ranks.length ? rankToLetter(Math.min(...ranks)) : null, runs: runs.length };
       });
     route(app, { method: 'POST', url: '/api/player-stories', summary: 'Start a run (the run creation plan, in one transaction)', tags: ['launch'], auth: 'user', body: CreateRun, response: PlayerStory, status: 201 },
-      async ({ body, user }) => deps.play.createRun(user?.id ?? '', body.blueprint_story_id, body).catch(http));
+      async ({ body, user }) => {
+        if (body.seed !== undefined && deps.production) throw new HttpError(400, 'seed_not_allowed', 'seed is only accepted by development servers (NODE_ENV is production).');
+        return deps.play.createRun(user?.id ?? '', body.blueprint_story_id, body).catch(http);
+      });
     route(app, { method: 'POST', url: '/api/stories/:id/reset-progress', summary: 'Reset all progress of the story and start a new run', tags: ['launch'], auth: 'user', params: Id, body: z.object({ language: PlayLanguage.default('english') }).strict(), response: PlayerStory, status: 201 },
       async ({ params, body, user }) => deps.play.createRun(user?.id ?? '', params.id, { language: body.language, reset_progress: true }).catch((e: unknown) => {
         if (e instanceof GameError && e.status >= 500) throw new HttpError(500, 'reset_failed', 'Failed to reset progress');

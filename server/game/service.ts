@@ -88,12 +88,12 @@ export class GameService {
    */
   async #apply(
     userId: string, storyId: string, build: (state: GameState, story: Story) => Promise<GameEvent>,
-    extra: { input?: { input_id: string; player_story_id: string }; header?: boolean } = {},
+    extra: { input?: { input_id: string; player_story_id: string }; header?: boolean; seed?: number } = {},
   ): Promise<{ result: StepSuccess; story: Story; duplicate?: GameOutput[] }> {
     const story = await this.#story(storyId);
     for (let attempt = 1; ; attempt++) {
       const loaded = await this.deps.store.loadState(userId, storyId);
-      const before = loaded?.state ?? initialState(userId, storyId, (this.deps.seed ?? randomSeed)(userId, storyId));
+      const before = loaded?.state ?? initialState(userId, storyId, extra.seed ?? (this.deps.seed ?? randomSeed)(userId, storyId));
       const event = await build(before, story);
       const now = this.#now();
       const result = step(before, event, { now, story });
@@ -119,10 +119,11 @@ export class GameService {
   }
 
   /** Starts a run (accounts spec §4 run creation) and returns the new player story. */
-  async createRun(userId: string, storyId: string, opts: { language: PlayLanguage; reset_progress?: boolean }): Promise<PlayerStory> {
+  /** `seed` applies only to a player's first state in the story (development servers use it to replay runs). */
+  async createRun(userId: string, storyId: string, opts: { language: PlayLanguage; reset_progress?: boolean; seed?: number }): Promise<PlayerStory> {
     const { result } = await this.#apply(userId, storyId, () => Promise.resolve({
       type: 'run.create', language: opts.language, reset_progress: opts.reset_progress ?? false,
-    }), { header: true });
+    }), { header: true, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
     if (!result.run) throw new GameError('run/none', 'Failed to create a new game. Please try again.', 500);
     return result.run;
   }
