@@ -48,6 +48,10 @@ export const ConfigSchema = z.object({
   /** HTTP requests per minute per client address. */
   HTTP_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   HTTP_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Trust X-Forwarded-For from a reverse proxy (only behind one: otherwise clients could spoof their address). */
+  TRUST_PROXY: bool.default(false),
+  /** Multiplies the per-address and per-email auth rate limits (load tests from one machine raise it). */
+  AUTH_RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(100000).default(1),
 }).superRefine((c, ctx) => {
   if (c.AUTH_PROVIDER === 'supabase' && !c.SUPABASE_JWT_SECRET && !c.SUPABASE_JWKS_URL) {
     ctx.addIssue({ code: 'custom', path: ['SUPABASE_JWT_SECRET'], message: 'AUTH_PROVIDER=supabase needs SUPABASE_JWT_SECRET or SUPABASE_JWKS_URL' });

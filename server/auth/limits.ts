@@ -25,10 +25,11 @@ export class AuthLimits {
   readonly #byEmail = new Map<AuthAction, RateLimiter>();
   readonly #emails = new RateLimiter(EMAILS_PER_ADDRESS[0], EMAILS_PER_ADDRESS[1]);
 
-  constructor(private readonly now: () => number) {
+  constructor(private readonly now: () => number, scale = 1) {
+    const n = (x: number): number => Math.max(1, Math.round(x * scale));
     for (const [action, l] of Object.entries(AUTH_LIMITS) as [AuthAction, (typeof AUTH_LIMITS)[AuthAction]][]) {
-      this.#byIp.set(action, new RateLimiter(l.ip[0], l.ip[1]));
-      this.#byEmail.set(action, new RateLimiter(l.email[0], l.email[1]));
+      this.#byIp.set(action, new RateLimiter(n(l.ip[0]), l.ip[1]));
+      this.#byEmail.set(action, new RateLimiter(n(l.email[0]), l.email[1]));
     }
   }
 

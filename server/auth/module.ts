@@ -57,7 +57,7 @@ export const authModule: RouteModule = async (app, s) => {
   const sessions = new Sessions({ db, log, secret, issuer: () => `${baseUrl()}/auth/v1`, ttlS: config.ACCESS_TOKEN_TTL_S, now });
   if (db.kind === 'postgres') sessions.startPolling();
   const mailer = new Mailer(config, log, now);
-  const ctx: AuthContext = { config, db, log, secret, baseUrl, now, sessions, mailer, limits: new AuthLimits(now) };
+  const ctx: AuthContext = { config, db, log, secret, baseUrl, now, sessions, mailer, limits: new AuthLimits(now, config.AUTH_RATE_LIMIT_SCALE) };
 
   const sweeper = setInterval(() => void sweep(s).catch((err: unknown) => log.warn({ err }, 'auth: sweep failed')), SWEEP_MS);
   sweeper.unref();

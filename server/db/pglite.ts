@@ -20,8 +20,12 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
   }
   await db.waitReady;
   let chain: Promise<unknown> = Promise.resolve();
+  // PGlite runs queries synchronously on this thread: yielding before each queued operation lets sockets be read and
+  // timers fire between them, so a backlog of turns does not stall the server for seconds.
+  const yieldThen = <T>(fn: () => Promise<T>) => () => new Promise<void>((r) => setImmediate(r)).then(fn);
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = chain.then(fn, fn);
+    const run = yieldThen(fn);
+    const next = chain.then(run, run);
     chain = next.catch(() => undefined);
     return next;
   };

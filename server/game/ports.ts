@@ -23,7 +23,7 @@ export type CommitResult =
   | { ok: false; reason: 'duplicate'; outputs: GameOutput[] };
 
 export interface GameStorePort {
-  loadState(userId: string, storyId: string): Promise<{ state: GameState; version: number } | null>;
+  loadState(userId: string, storyId: string, opts?: { refresh?: boolean }): Promise<{ state: GameState; version: number } | null>;
   commit(c: CommitRequest): Promise<CommitResult>;
   /** The outputs first sent for this input (each names its player_story_id), or null. */
   findProcessed(userId: string, inputId: string): Promise<GameOutput[] | null>;

@@ -88,11 +88,11 @@ export class GameService {
    */
   async #apply(
     userId: string, storyId: string, build: (state: GameState, story: Story) => Promise<GameEvent>,
-    extra: { input?: { input_id: string; player_story_id: string }; header?: boolean; seed?: number } = {},
+    extra: { input?: { input_id: string; player_story_id: string }; header?: boolean; seed?: number; refresh?: boolean } = {},
   ): Promise<{ result: StepSuccess; story: Story; duplicate?: GameOutput[] }> {
     const story = await this.#story(storyId);
     for (let attempt = 1; ; attempt++) {
-      const loaded = await this.deps.store.loadState(userId, storyId);
+      const loaded = await this.deps.store.loadState(userId, storyId, { refresh: extra.refresh ?? false });
       const before = loaded?.state ?? initialState(userId, storyId, extra.seed ?? (this.deps.seed ?? randomSeed)(userId, storyId));
       const event = await build(before, story);
       const now = this.#now();
@@ -123,7 +123,7 @@ export class GameService {
   async createRun(userId: string, storyId: string, opts: { language: PlayLanguage; reset_progress?: boolean; seed?: number }): Promise<PlayerStory> {
     const { result } = await this.#apply(userId, storyId, () => Promise.resolve({
       type: 'run.create', language: opts.language, reset_progress: opts.reset_progress ?? false,
-    }), { header: true, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
+    }), { header: true, refresh: true, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
     if (!result.run) throw new GameError('run/none', 'Failed to create a new game. Please try again.', 500);
     return result.run;
   }
@@ -144,7 +144,7 @@ export class GameService {
   }
 
   async redeem(userId: string, storyId: string, ticketId: string, card: { kind: 'character' | 'item'; id: string }): Promise<NonNullable<StepSuccess['redeemed']>> {
-    const { result } = await this.#apply(userId, storyId, () => Promise.resolve({ type: 'ticket.redeem', ticket_id: ticketId, card }));
+    const { result } = await this.#apply(userId, storyId, () => Promise.resolve({ type: 'ticket.redeem', ticket_id: ticketId, card }), { refresh: true });
     if (!result.redeemed) throw new GameError('ticket/invalid', 'Invalid ticket or ticket already redeemed');
     return result.redeemed;
   }
@@ -169,8 +169,7 @@ export class GameService {
       if (done.some((o) => o.player_story_id !== input.player_story_id)) throw new GameError('turn/input_reused', 'This input_id was already used for another run.');
       return { outputs: done, forging: [], modifiers: [], speak: [], replayed: true, language: 'english', story: null, stages };
     };
-    const early = await replay();
-    if (early) return early;
+    // A replay is found inside the per-run lock (one query per turn): a duplicate in flight waits there too.
     return this.mutex.run(input.player_story_id, async () => {
       const again = await replay();
       if (again) return again;

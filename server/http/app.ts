@@ -51,7 +51,7 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     loggerInstance: log.child({ component: 'http' }) as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.HTTP_BODY_LIMIT,
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
   });
   const limiter = new RateLimiter(config.HTTP_RATE_LIMIT, 60_000);
   app.decorateRequest('user', null);

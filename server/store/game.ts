@@ -104,7 +104,11 @@ export class GameRepo {
    * The user's state for a story and its version, or null. Tickets (this story) and permanent cards (every story)
    * are re-read from their tables, so a redemption made from another story's state is seen.
    */
-  async loadState(userId: string, storyId: string): Promise<{ state: GameState; version: number } | null> {
+  /**
+   * `refresh` (default true) reloads the user's permanent cards (they change when a ticket is redeemed in another
+   * story) and this story's tickets; a plain turn does not need them and skips the four queries.
+   */
+  async loadState(userId: string, storyId: string, opts: { refresh?: boolean } = {}): Promise<{ state: GameState; version: number } | null> {
     if (!isUuid(storyId)) return null;
     const r = await this.#db.query<{ state: unknown; version: string | number }>(
       'SELECT state, version FROM player_story_states WHERE user_id = $1 AND blueprint_story_id = $2', [userId, storyId],
@@ -117,6 +121,7 @@ export class GameRepo {
       throw new Error(`store: the saved state of ${userId} in story ${storyId} does not parse (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
     }
     const state = parsed.data;
+    if (opts.refresh === false) return { state, version: Number(row.version) };
     const [tickets, characters, items, media] = await Promise.all([
       this.#db.query('SELECT * FROM player_permanent_character_tickets WHERE user_id = $1 AND blueprint_story_id = $2 ORDER BY created_at, id', [userId, storyId]),
       this.#db.query('SELECT * FROM player_permanent_characters WHERE user_id = $1 ORDER BY created_at, id', [userId]),

@@ -139,6 +139,7 @@ function blueprintRecords(s: Story): Blueprint {
 export class StoryRepo {
   readonly #db: Db;
   readonly #cache = new Map<string, { stamp: string; story: Story }>();
+  readonly #checked = new Map<string, number>();
 
   constructor(db: Db) {
     this.#db = db;
@@ -151,6 +152,7 @@ export class StoryRepo {
   async importStory(story: Story, raw: unknown): Promise<void> {
     if (!Story.safeParse(raw).success) throw new StoryImportError(`Story ${story.id}: the raw JSON is not a valid story file.`);
     const children = blueprintRecords(story);
+    this.#checked.delete(story.id);
     try {
       await this.#db.tx(async (q) => {
         await this.#checkIdsFree(q, story.id, children);
@@ -195,6 +197,10 @@ export class StoryRepo {
   /** The parsed story, cached until the story is imported again. */
   async getStory(id: string): Promise<Story | null> {
     if (!isUuid(id)) return null;
+    // A story changes only on import: re-check its stamp at most every 2 s (other processes may import too).
+    const fresh = this.#cache.get(id);
+    if (fresh && Date.now() - (this.#checked.get(id) ?? 0) < 2000) return fresh.story;
+    this.#checked.set(id, Date.now());
     const head = await this.#db.query<{ stamp: string }>('SELECT updated_at::text AS stamp FROM blueprint_stories WHERE id = $1', [id]);
     const stamp = head.rows[0]?.stamp;
     if (stamp === undefined) {
