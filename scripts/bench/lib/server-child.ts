@@ -1,0 +1,224 @@
+// The process under test for scripts/bench/server.ts, forked with an IPC channel: either the real Looptale server
+// (`looptale`: startServer on PORT 0, configured by the environment the parent gives it) or the baseline, a bare `ws`
+// echo server (`echo`). It reports its URL, then answers the parent's requests: `stats` (event-loop delay, CPU,
+// memory, open sockets and database queue figures since the last `reset`), `reset`, `gc`, `close`. It exits when the
+// parent goes away. Bench-only instrumentation lives here, never in the product.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { WebSocketServer } from 'ws';
+import type { Db } from '../../../server/db/db.js';
+import { summarize, round, type Summary } from './stats.js';
+
+export type ChildRequest = { id: number; cmd: 'stats' | 'reset' | 'gc' | 'close' };
+export type DbProbe = {
+  /** Plain queries and transactions started since the last reset. */
+  queries: number;
+  transactions: number;
+  /** Fraction of the wall time with at least one query or transaction queued or running (PGlite runs one at a time). */
+  busy_fraction: number;
+  /** Most queries and transactions waiting or running at once, and how many are now. */
+  max_depth: number;
+  depth_now: number;
+  /** Time from asking to getting the answer (queue wait + execution), ms. */
+  query_ms: Summary;
+  tx_ms: Summary;
+  /** Size of the saved game states (player_story_states.state as text), which every turn reads and rewrites whole. */
+  state_json_bytes: { rows: number; avg: number; max: number } | null;
+};
+export type ChildStats = {
+  pid: number;
+  wall_ms: number;
+  /** Event-loop delay beyond the 10 ms sampling timer (monitorEventLoopDelay), ms. */
+  event_loop_delay_ms: { p50: number; p99: number; max: number; mean: number; samples: number };
+  /** CPU time of this process over the wall time: 1 = one core busy. */
+  cpu_cores: number;
+  memory: NodeJS.MemoryUsage;
+  sockets: number;
+  db: DbProbe | null;
+};
+export type ChildMessage =
+  | { type: 'ready'; url: string; pid: number }
+  | { type: 'reply'; id: number; ok: true; data: unknown }
+  | { type: 'reply'; id: number; ok: false; error: string };
+
+const RESOLUTION_MS = 10;
+const mode = process.argv[2];
+const send = (m: ChildMessage): void => {
+  process.send?.(m);
+};
+
+/** Times every call through the database driver (the one PGlite connection serialises them). */
+function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe> } {
+  let queries = 0;
+  let transactions = 0;
+  let depth = 0;
+  let maxDepth = 0;
+  let busyMs = 0;
+  let busySince = 0;
+  let queryMs: number[] = [];
+  let txMs: number[] = [];
+  const enter = (): number => {
+    const now = performance.now();
+    if (depth++ === 0) busySince = now;
+    if (depth > maxDepth) maxDepth = depth;
+    return now;
+  };
+  const leave = (t0: number, into: number[]): void => {
+    const now = performance.now();
+    into.push(now - t0);
+    if (--depth === 0) busyMs += now - busySince;
+  };
+  const query = db.query.bind(db);
+  const tx = db.tx.bind(db);
+  const wrapped = db as { -readonly [K in keyof Db]: Db[K] };
+  wrapped.query = async (sql: string, params?: readonly unknown[]) => {
+    queries++;
+    const t0 = enter();
+    try {
+      return await query(sql, params);
+    } finally {
+      leave(t0, queryMs);
+    }
+  };
+  wrapped.tx = (async (fn: Parameters<Db['tx']>[0]) => {
+    transactions++;
+    const t0 = enter();
+    try {
+      return await tx(fn);
+    } finally {
+      leave(t0, txMs);
+    }
+  }) as Db['tx'];
+  return {
+    reset() {
+      queries = transactions = 0;
+      maxDepth = depth;
+      busyMs = 0;
+      busySince = performance.now();
+      queryMs = [];
+      txMs = [];
+    },
+    async read(wallMs) {
+      const open = depth > 0 ? performance.now() - busySince : 0;
+      const figures = {
+        queries, transactions, busy_fraction: round((busyMs + open) / Math.max(1, wallMs), 3), max_depth: maxDepth, depth_now: depth,
+        query_ms: summarize(queryMs), tx_ms: summarize(txMs),
+      };
+      // Through the unwrapped driver, so the probe does not count its own query.
+      const r = await query<{ n: string | number; avg: string | number | null; max: string | number | null }>(
+        'SELECT count(*) AS n, avg(length(state::text)) AS avg, max(length(state::text)) AS max FROM player_story_states',
+      ).catch(() => null);
+      const row = r?.rows[0];
+      const state_json_bytes = row ? { rows: Number(row.n), avg: Math.round(Number(row.avg ?? 0)), max: Number(row.max ?? 0) } : null;
+      return { ...figures, state_json_bytes };
+    },
+  };
+}
+
+async function start(): Promise<{ url: string; sockets: () => number; db: ReturnType<typeof probeDb> | null; close: () => Promise<void> }> {
+  if (mode === 'echo') {
+    const server = http.createServer((_req, res) => res.writeHead(404).end());
+    const wss = new WebSocketServer({ server, path: '/ws', perMessageDeflate: false });
+    wss.on('connection', (ws) => {
+      ws.on('error', () => undefined);
+      ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    const port = (server.address() as AddressInfo).port;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      sockets: () => wss.clients.size,
+      db: null,
+      close: async () => {
+        for (const ws of wss.clients) ws.terminate();
+        await new Promise<void>((r) => wss.close(() => r()));
+        await new Promise<void>((r) => server.close(() => r()));
+      },
+    };
+  }
+  if (mode === 'looptale') {
+    // Imported here so the echo baseline does not load the server's modules.
+    const { loadConfig } = await import('../../../server/config.js');
+    const { createLogger } = await import('../../../server/log.js');
+    const { startServer } = await import('../../../server/main.js');
+    const config = loadConfig(process.env);
+    const server = await startServer(config, createLogger(config.LOG_LEVEL, process.stderr));
+    const db = probeDb(server.services.db);
+    return { url: server.url, sockets: () => server.services.realtime.clients(), db, close: () => server.close() };
+  }
+  throw new Error(`server-child: unknown mode '${mode ?? ''}' (looptale | echo)`);
+}
+
+const running = await start();
+const eld = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+eld.enable();
+let since = performance.now();
+let cpuSince = process.cpuUsage();
+
+const reset = (): void => {
+  eld.reset();
+  since = performance.now();
+  cpuSince = process.cpuUsage();
+  running.db?.reset();
+};
+const stats = async (): Promise<ChildStats> => {
+  const wall = performance.now() - since;
+  const cpu = process.cpuUsage(cpuSince);
+  const ms = (ns: number): number => round(Math.max(0, ns / 1e6 - RESOLUTION_MS), 2);
+  return {
+    pid: process.pid,
+    wall_ms: Math.round(wall),
+    event_loop_delay_ms: {
+      p50: ms(eld.percentile(50)), p99: ms(eld.percentile(99)), max: ms(eld.max), mean: ms(Number.isNaN(eld.mean) ? 0 : eld.mean),
+      samples: eld.count,
+    },
+    cpu_cores: round((cpu.user + cpu.system) / 1000 / Math.max(1, wall), 3),
+    memory: process.memoryUsage(),
+    sockets: running.sockets(),
+    db: running.db ? await running.db.read(wall) : null,
+  };
+};
+
+let closing = false;
+const close = async (code: number): Promise<void> => {
+  if (closing) return;
+  closing = true;
+  const force = setTimeout(() => process.exit(code), 10_000);
+  force.unref();
+  try {
+    await running.close();
+  } finally {
+    process.exit(code);
+  }
+};
+
+process.on('message', (raw: ChildRequest) => {
+  const reply = (data: unknown): void => send({ type: 'reply', id: raw.id, ok: true, data });
+  const fail = (e: unknown): void => send({ type: 'reply', id: raw.id, ok: false, error: e instanceof Error ? e.message : String(e) });
+  try {
+    switch (raw.cmd) {
+      case 'stats': return void stats().then(reply, fail);
+      case 'reset': reset(); return reply(null);
+      case 'gc': {
+        const gc = (globalThis as { gc?: () => void }).gc;
+        if (gc) {
+          gc();
+          gc();
+        }
+        return reply(Boolean(gc));
+      }
+      case 'close': reply(null); void close(0); return;
+    }
+  } catch (e) {
+    fail(e);
+  }
+});
+// The parent went away (crash, kill): do not linger.
+process.on('disconnect', () => void close(0));
+process.on('SIGTERM', () => void close(0));
+reset();
+send({ type: 'ready', url: running.url, pid: process.pid });
