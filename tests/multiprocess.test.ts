@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+
+// Each test starts real server processes: slow on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 180_000 });
 import { parsePlan } from '../engine/story/testplan.js';
 import type { PlayerStory } from '../engine/schema/player.js';
 import { Api, GameSocket, type TurnResult } from '../cli/lib/game-client.js';
@@ -148,6 +151,28 @@ describe.each(['postgres', 'pglite'])('kill -9 during turns (%s)', (backend) => 
     expect(after.loop_current_number_of_interactions).toBe(acked.length + 1);
     await s2.close();
     await srv.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe('SIGTERM', () => {
+  it('stops accepting, finishes the turn in flight, closes the database and exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'looptale-term-'));
+    const srv = await start({ DATA_DIR: dataDir });
+    const api = new Api(srv.url);
+    await api.signUp(`term-${randomUUID()}@example.com`, PASSWORD);
+    const run = await api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: await lanternId(srv.url), language: 'english' });
+    const socket = await GameSocket.connect(srv.url, api.token ?? '');
+    const inFlight = socket.send({ player_story_id: run.id, is_starting_dialogue: true });
+    const code = srv.stop('SIGTERM');
+    const answered = await inFlight;
+    expect(await code).toBe(0);
+    expect(srv.output.join('')).toMatch(/stopping: finishing turns in flight/);
+    const again = await start({ DATA_DIR: dataDir });
+    const row = await new Api(again.url, api.token).request<PlayerStory>('GET', `/api/player-stories/${run.id}`);
+    expect(row.id).toBe(run.id);
+    if (answered.outputs.length) expect(answered.outputs[0]?.player_story_id).toBe(run.id);
+    await again.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -2,7 +2,7 @@
 // English winning test plan, over the binary protocol. Then the stored transcript replays through the engine.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { step } from '../engine/run/step.js';
 import { parseTranscript, stateDigest } from '../engine/sim/transcript.js';
 import { Story } from '../engine/story/format.js';
@@ -10,14 +10,22 @@ import { parsePlan } from '../engine/story/testplan.js';
 import type { PlayerStory } from '../engine/schema/player.js';
 import { Api, GameSocket } from '../cli/lib/game-client.js';
 import { runPlanRemote } from '../cli/lib/remote-plan.js';
+import { createDatabase } from '../scripts/pg-throwaway.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ROOT = join(import.meta.dirname, '../fixtures/stories');
+
+describe.each(['pglite', 'postgres'])('on %s', (backend) => {
 let srv: TestServer;
 let api: Api;
 
 beforeAll(async () => {
-  srv = await startTestServer({ SEED_STORIES: 'true', STORIES_DIR: ROOT });
+  const env: Record<string, string> = { SEED_STORIES: 'true', STORIES_DIR: ROOT };
+  if (backend === 'postgres') {
+    if (!inject('pgUrl')) throw new Error(`PostgreSQL is required: ${inject('pgError')}`);
+    env.DATABASE_URL = await createDatabase(inject('pgUrl'), 'wsplay');
+  }
+  srv = await startTestServer(env);
   api = new Api(srv.url);
   await api.signUp(`player-${Date.now()}@example.com`, 'correct horse battery staple');
 });
@@ -56,4 +64,5 @@ describe.each([
     }
     expect(t.transcript.events.length).toBe(r.turns.length + 1);
   });
+});
 });
