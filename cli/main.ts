@@ -3,9 +3,12 @@
 // 2 bad usage or input (unreadable file, bad option).
 import { Command } from 'commander';
 import { register as registerStory } from './commands/story.js';
+import { register as registerLoad } from './commands/load.js';
 import { register as registerReplay } from './commands/replay.js';
 import { register as registerServe } from './commands/serve.js';
 import { register as registerSimulate } from './commands/simulate.js';
+import { register as registerPlay } from './commands/play.js';
+import { register as registerEval } from './commands/eval.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -17,7 +20,10 @@ export function buildProgram(): Command {
   registerStory(program);
   registerSimulate(program);
   registerServe(program);
+  registerPlay(program);
   registerReplay(program);
+  registerLoad(program);
+  registerEval(program);
   return program;
 }
 

@@ -2,6 +2,8 @@
 import { authModule } from './auth/module.js';
 import type { RouteModule } from './http/app.js';
 import { healthRoutes } from './http/health.js';
+import { openApiRoutes } from './http/openapi.js';
+import { mediaModule } from './media/module.js';
 import { storeModule } from './store/module.js';
 import { gameModule } from './game/module.js';
 
@@ -10,4 +12,6 @@ export const MODULES: RouteModule[] = [
   authModule,
   storeModule,
   gameModule,
+  mediaModule,
+  openApiRoutes, // last: documents every route declared before it
 ];

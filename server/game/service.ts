@@ -88,7 +88,7 @@ export class GameService {
    */
   async #apply(
     userId: string, storyId: string, build: (state: GameState, story: Story) => Promise<GameEvent>,
-    extra: { input?: { input_id: string; player_story_id: string }; header?: boolean; seed?: number; refresh?: boolean } = {},
+    extra: { input?: { input_id: string; player_story_id: string }; header?: boolean; seed?: number; refresh?: boolean; stages?: Record<string, number> } = {},
   ): Promise<{ result: StepSuccess; story: Story; duplicate?: GameOutput[] }> {
     const story = await this.#story(storyId);
     for (let attempt = 1; ; attempt++) {
@@ -106,7 +106,10 @@ export class GameService {
           user_id: userId, seed: before.rng, run_index: result.run.loop_number - 1, initial_state: before,
         });
       }
-      lines.push({ kind: 'event', index: 0, now, event, outputs: result.outputs, state_digest: stateDigest(result.state) });
+      lines.push({
+        kind: 'event', index: 0, now, event, outputs: result.outputs, state_digest: stateDigest(result.state),
+        ...(extra.stages ? { stages: { ...extra.stages } } : {}),
+      });
       const committed = await this.deps.store.commit({
         userId, storyId, expectedVersion: loaded?.version ?? null, state: result.state, effects: result.effects,
         ...(extra.input ? { input: { ...extra.input, outputs: result.outputs } } : {}),
@@ -199,7 +202,7 @@ export class GameService {
           transcription: transcription ?? '', decision: decided.decision,
           ...(input.selected_character_ids ? { selected_character_ids: input.selected_character_ids } : {}),
         };
-      }, { input: { input_id: input.input_id, player_story_id: input.player_story_id } }).catch(async (e: unknown) => {
+      }, { input: { input_id: input.input_id, player_story_id: input.player_story_id }, stages }).catch(async (e: unknown) => {
         if (!(e instanceof AlreadyProcessed)) throw e;
         return (await replay()) ?? Promise.reject(new GameError('turn/duplicate_input', 'This input was already processed.'));
       });

@@ -1,0 +1,312 @@
+// The load harness: N virtual players, each signing up, starting runs of a fixture story and playing its test plan
+// by text or with recorded audio, with think time, for a duration. Sockets are dropped at random when asked: the
+// client reconnects and replays its pending input as the spec's client does (same input_id). At the end the harness
+// checks on the server that no acknowledged turn was lost and none counted twice.
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { PlanStep } from '../../engine/story/testplan.js';
+import type { GameOutput } from '../../engine/schema/game-output.js';
+import type { PlayerStory } from '../../engine/schema/player.js';
+import { parseTranscript } from '../../engine/sim/transcript.js';
+import { Api, GameSocket, type TurnResult } from '../lib/game-client.js';
+import { summarize, type Summary } from './stats.js';
+
+export type LoadOptions = {
+  url: string;
+  clients: number;
+  rampS: number;
+  durationS: number;
+  thinkTimeS: number;
+  dropRate: number;
+  storyId: string;
+  plan: PlanStep[];
+  /** Clips by exact line text (from fixtures/audio sidecars); empty in text mode. */
+  clips: Map<string, { file: string; format: 'wav' | 'mp3' }>;
+  password: string;
+  seed: number;
+};
+
+type RunRecord = { id: string; acked: Map<string, GameOutput[]> };
+
+export type LoadSnapshot = {
+  connected: number;
+  turns: number;
+  turnsPerSecond: number;
+  errors: number;
+  drops: number;
+  latency: Summary;
+  elapsedS: number;
+};
+
+export type LoadReport = {
+  options: { clients: number; ramp_s: number; duration_s: number; think_time_s: number; drop_rate: number; mode: 'audio' | 'text' };
+  turns: number;
+  turns_per_second: number;
+  runs: number;
+  drops: number;
+  reconnects: number;
+  errors: Record<string, number>;
+  latency_ms: Record<string, Summary>;
+  server_stages_ms: Record<string, Summary>;
+  verification: { runs_checked: number; acknowledged_turns: number; lost_turns: number; doubled_turns: number; count_mismatches: number; problems: string[] };
+  load_generator: { cpu_cores: number; event_loop_delay_p99_ms: number };
+  server_metrics: string | null;
+};
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Clips of fixtures/audio (sidecar JSON with the spoken text), by text. */
+export function loadClips(dir: string): Map<string, { file: string; format: 'wav' | 'mp3' }> {
+  const clips = new Map<string, { file: string; format: 'wav' | 'mp3' }>();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, name.name);
+      if (name.isDirectory()) walk(p);
+      else if (name.name.endsWith('.json')) {
+        try {
+          const side = JSON.parse(readFileSync(p, 'utf8')) as { text?: string; noise?: unknown };
+          const base = p.replace(/\.json$/, '');
+          const file = existsSync(`${base}.wav`) ? `${base}.wav` : existsSync(`${base}.mp3`) ? `${base}.mp3` : null;
+          if (side.text && file && !clips.has(side.text)) clips.set(side.text, { file, format: file.endsWith('.wav') ? 'wav' : 'mp3' });
+        } catch {
+          // not a sidecar
+        }
+      }
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return clips;
+}
+
+export class LoadRunner {
+  readonly latencies: Record<string, number[]> = { game_output_first: [], game_output_final: [], audio_answer_first: [] };
+  readonly errors: Record<string, number> = {};
+  readonly runs: RunRecord[] = [];
+  turns = 0;
+  drops = 0;
+  reconnects = 0;
+  connected = 0;
+  #start = 0;
+  #stop = false;
+  #rand: () => number;
+
+  constructor(readonly o: LoadOptions) {
+    this.#rand = rng(o.seed);
+  }
+
+  snapshot(): LoadSnapshot {
+    const elapsed = this.#start ? (performance.now() - this.#start) / 1000 : 0;
+    return {
+      connected: this.connected, turns: this.turns, turnsPerSecond: elapsed ? Math.round((this.turns / elapsed) * 10) / 10 : 0,
+      errors: Object.values(this.errors).reduce((a, b) => a + b, 0), drops: this.drops,
+      latency: summarize(this.latencies.game_output_final ?? []), elapsedS: Math.round(elapsed),
+    };
+  }
+
+  #error(kind: string): void {
+    this.errors[kind] = (this.errors[kind] ?? 0) + 1;
+  }
+
+  async run(): Promise<LoadReport> {
+    const cpu0 = process.cpuUsage();
+    const eld = monitorEventLoopDelay({ resolution: 10 });
+    eld.enable();
+    this.#start = performance.now();
+    const deadline = this.#start + this.o.durationS * 1000;
+    const players = Array.from({ length: this.o.clients }, (_, i) => (async () => {
+      await sleep((this.o.rampS * 1000 * i) / Math.max(1, this.o.clients));
+      await this.#player(i, deadline).catch((e: unknown) => this.#error(`player: ${(e as Error).message.slice(0, 80)}`));
+    })());
+    await Promise.all(players);
+    const wall = (performance.now() - this.#start) / 1000;
+    eld.disable();
+    const cpu = process.cpuUsage(cpu0);
+    const verification = await this.#verify();
+    const stages = await this.#serverStages();
+    let metrics: string | null = null;
+    try {
+      const res = await fetch(`${this.o.url}/metrics`);
+      if (res.ok) metrics = await res.text();
+    } catch {
+      metrics = null;
+    }
+    return {
+      options: { clients: this.o.clients, ramp_s: this.o.rampS, duration_s: this.o.durationS, think_time_s: this.o.thinkTimeS, drop_rate: this.o.dropRate, mode: this.o.clips.size ? 'audio' : 'text' },
+      turns: this.turns, turns_per_second: Math.round((this.turns / wall) * 10) / 10, runs: this.runs.length, drops: this.drops, reconnects: this.reconnects,
+      errors: this.errors,
+      latency_ms: Object.fromEntries(Object.entries(this.latencies).map(([k, v]) => [k, summarize(v)])),
+      server_stages_ms: stages,
+      verification,
+      load_generator: { cpu_cores: Math.round(((cpu.user + cpu.system) / 1e6 / wall) * 1000) / 1000, event_loop_delay_p99_ms: Math.round(eld.percentile(99) / 1e4) / 100 },
+      server_metrics: metrics,
+    };
+  }
+
+  stop(): void {
+    this.#stop = true;
+  }
+
+  async #player(i: number, deadline: number): Promise<void> {
+    const api = new Api(this.o.url);
+    await api.signUp(`load-${i}-${randomUUID()}@example.com`, this.o.password);
+    let socket = await GameSocket.connect(this.o.url, api.token ?? '');
+    this.connected++;
+    socket.onAudio = null;
+    const reconnect = async (): Promise<void> => {
+      this.connected--;
+      for (let attempt = 0; attempt < 50; attempt++) {
+        try {
+          socket = await GameSocket.connect(this.o.url, api.token ?? '');
+          this.connected++;
+          this.reconnects++;
+          return;
+        } catch {
+          await sleep(200);
+        }
+      }
+      throw new Error('could not reconnect');
+    };
+    /** Sends one input, replaying it after a dropped socket until it is acknowledged. */
+    const send = async (run: RunRecord, input: Parameters<GameSocket['send']>[0], audio?: Uint8Array): Promise<TurnResult | null> => {
+      const full = { ...input, input_id: input.input_id ?? randomUUID() };
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const drop = this.#rand() < this.o.dropRate;
+        const t0 = performance.now();
+        const audioSeen = socket.audio.length;
+        const pending = socket.send(full, audio, 60_000);
+        if (drop) {
+          this.drops++;
+          socket.raw.terminate();
+        }
+        const r = await pending;
+        if (r.error && /connection closed|no answer/.test(r.error)) {
+          await reconnect();
+          continue; // the pending input is replayed with the same input_id
+        }
+        this.turns++;
+        if (r.error) {
+          this.#error(`ERROR_MESSAGE: ${r.error.slice(0, 80)}`);
+          return null;
+        }
+        this.latencies.game_output_first?.push(r.firstOutputMs);
+        this.latencies.game_output_final?.push(r.lastOutputMs);
+        const firstAudio = socket.audio.slice(audioSeen).find((c) => c.header.input_id === full.input_id);
+        if (firstAudio) this.latencies.audio_answer_first?.push(firstAudio.atMs - t0);
+        run.acked.set(full.input_id, r.outputs);
+        return r;
+      }
+      this.#error('turn never acknowledged');
+      return null;
+    };
+    while (performance.now() < deadline && !this.#stop) {
+      const created = await api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: this.o.storyId, language: 'english' });
+      const run: RunRecord = { id: created.id, acked: new Map() };
+      this.runs.push(run);
+      this.#owner.set(run.id, api.token ?? '');
+      let last: GameOutput | null = null;
+      let started = false;
+      let over = false;
+      const turn = async (text: string | null): Promise<void> => {
+        const clip = text ? this.o.clips.get(text) : undefined;
+        const audio = clip ? new Uint8Array(readFileSync(clip.file)) : undefined;
+        const r = await send(run, {
+          player_story_id: run.id, is_starting_dialogue: text === null,
+          ...(text === null ? {} : clip ? { audio_format: clip.format } : { transcription: text }),
+        }, audio);
+        const out = r?.outputs.at(-1);
+        if (!out) return;
+        last = out;
+        started = !out.complete_the_moment;
+        over = out.loop_status !== 'loopStatusOnGoing';
+      };
+      for (const s of this.o.plan) {
+        if (over || performance.now() >= deadline || this.#stop) break;
+        if (s.verb !== 'say' && s.verb !== 'defend' && s.verb !== 'start') continue;
+        for (let k = 0; k < 30 && !started && !over; k++) await turn(null);
+        if (over) break;
+        let text = s.arg;
+        if (s.verb === 'defend') {
+          const l = last as GameOutput | null;
+          const struck = l?.player_characters.find((c) => c.character_id === l.battle_pending_strike?.target_id)?.character_name.toLowerCase() ?? '';
+          const options = s.arg.split('|').map((x) => x.split(':')).map(([n = '', ...w]) => ({ name: n.trim().toLowerCase(), text: w.join(':').trim() }));
+          text = options.find((o) => struck === o.name || struck.startsWith(`${o.name} `))?.text ?? options[0]?.text ?? '';
+        }
+        if (s.verb === 'start') await turn(null);
+        else await turn(text);
+        await sleep(this.o.thinkTimeS * 1000 * (0.5 + this.#rand()));
+      }
+      if (!over) {
+        try {
+          await api.request('POST', `/api/player-stories/${run.id}/end`);
+        } catch {
+          this.#error('end run failed');
+        }
+      }
+    }
+    await socket.close();
+    this.connected--;
+  }
+
+  /** The token of the player who owns each run, for the checks at the end. */
+  readonly #owner = new Map<string, string>();
+
+  async #verify(): Promise<LoadReport['verification']> {
+    const problems: string[] = [];
+    let acked = 0;
+    let lost = 0;
+    let doubled = 0;
+    let mismatch = 0;
+    for (const run of this.runs) {
+      const api = new Api(this.o.url, this.#owner.get(run.id) ?? null);
+      const row = await api.request<PlayerStory>('GET', `/api/player-stories/${run.id}`);
+      const res = await fetch(`${this.o.url}/api/player-stories/${run.id}/transcript`, { headers: { authorization: `Bearer ${api.token ?? ''}` } });
+      const t = parseTranscript(await res.text());
+      if (!t.ok) {
+        problems.push(`run ${run.id}: transcript unreadable: ${t.error}`);
+        continue;
+      }
+      const seen = new Map<string, number>();
+      for (const e of t.transcript.events) if (e.event.type === 'turn') seen.set(e.event.input_id, (seen.get(e.event.input_id) ?? 0) + 1);
+      for (const [id, n] of seen) if (n > 1) {
+        doubled++;
+        problems.push(`run ${run.id}: input ${id} processed ${n} times`);
+      }
+      for (const id of run.acked.keys()) {
+        acked++;
+        if (!seen.has(id)) {
+          lost++;
+          problems.push(`run ${run.id}: acknowledged input ${id} is not in the transcript`);
+        }
+      }
+      const lastCount = [...run.acked.values()].flat().at(-1)?.loop_current_number_of_interactions;
+      if (lastCount !== undefined && lastCount !== row.loop_current_number_of_interactions) {
+        mismatch++;
+        problems.push(`run ${run.id}: ${row.loop_current_number_of_interactions} interactions stored, ${lastCount} acknowledged`);
+      }
+    }
+    return { runs_checked: this.runs.length, acknowledged_turns: acked, lost_turns: lost, doubled_turns: doubled, count_mismatches: mismatch, problems: problems.slice(0, 20) };
+  }
+
+  async #serverStages(): Promise<Record<string, Summary>> {
+    const all: Record<string, number[]> = {};
+    for (const run of this.runs.slice(0, 200)) {
+      const res = await fetch(`${this.o.url}/api/player-stories/${run.id}/transcript`, { headers: { authorization: `Bearer ${this.#owner.get(run.id) ?? ''}` } });
+      const t = parseTranscript(await res.text());
+      if (!t.ok) continue;
+      for (const e of t.transcript.events) for (const [k, v] of Object.entries(e.stages ?? {})) (all[k] ??= []).push(v);
+    }
+    return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, summarize(v)]));
+  }
+}

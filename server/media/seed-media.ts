@@ -1,0 +1,86 @@
+// At start, every story of the catalogue gets the files its story.json references (catalogue images, sample images,
+// character, item, place and moment media, sounds) copied from its folder under STORIES_DIR into storage, when
+// missing. A story's folder is found by its id, since imported stories keep no path.
+import { constants, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import type { Story } from '../../engine/story/format.js';
+import { isAbsoluteUrl, mediaFileName } from './urls.js';
+import { type Bucket, FileName, type MediaStorage } from './storage.js';
+
+export type SeedMediaLog = {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+};
+
+const SOUND_EXTENSIONS = new Set(['.mp3', '.wav', '.ogg']);
+
+/** Every story-relative media path a story references (absolute URLs are hosted elsewhere). */
+export function referencedMedia(story: Story): string[] {
+  const c = story.catalogue;
+  const paths = [
+    c.background_image, c.story_logo_image, ...c.sample_images, c.sound_intro ?? '',
+    ...story.characters.flatMap((x) => [...x.media, ...x.team_media].map((m) => m.url)),
+    ...story.items.flatMap((x) => x.media.map((m) => m.url)),
+    ...story.places.flatMap((x) => x.media.map((m) => m.url)),
+    ...story.moments.flatMap((x) => [...x.media.map((m) => m.url), x.sound?.url ?? '']),
+  ];
+  return [...new Set(paths.filter((p) => p !== '' && !isAbsoluteUrl(p)))];
+}
+
+/** Where a story-relative path is stored: the bucket, and the file name its public URL uses. */
+export function storedAs(path: string): { bucket: Bucket; file: string } {
+  if (SOUND_EXTENSIONS.has(extname(path).toLowerCase())) return { bucket: 'sound', file: path.replace(/^\.?\/?(sounds?\/)?/, '') };
+  return { bucket: 'image', file: mediaFileName(path) };
+}
+
+/** story id -> its folder, for every STORIES_DIR/<folder>/story.json that names an id. */
+export function storyFolders(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!existsSync(dir)) return out;
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, d.name, 'story.json');
+    if (!d.isDirectory() || !existsSync(file)) continue;
+    try {
+      const id = (JSON.parse(readFileSync(file, 'utf8')) as { id?: unknown }).id;
+      if (typeof id === 'string' && !out.has(id)) out.set(id, join(dir, d.name));
+    } catch {
+      // Not JSON: the story seeding reports it; there is nothing to copy from it.
+    }
+  }
+  return out;
+}
+
+export async function seedMedia(
+  storage: MediaStorage, stories: { ids(): Promise<string[]>; get(id: string): Promise<Story | null> }, storiesDir: string, log: SeedMediaLog,
+): Promise<{ copied: number }> {
+  const folders = storyFolders(storiesDir);
+  let copied = 0;
+  for (const id of await stories.ids()) {
+    const folder = folders.get(id);
+    const story = folder ? await stories.get(id) : null;
+    if (!folder || !story) continue;
+    const root = resolve(folder);
+    for (const path of referencedMedia(story)) {
+      const src = resolve(root, path);
+      const { bucket, file } = storedAs(path);
+      if (!src.startsWith(root + sep) || !FileName.safeParse(file).success) {
+        log.warn({ story_id: id, path }, 'media path is not a plain file inside the story folder: not copied');
+        continue;
+      }
+      if (!existsSync(src)) {
+        log.warn({ story_id: id, path }, 'media file referenced by the story is missing');
+        continue;
+      }
+      await mkdir(storage.path(bucket, id), { recursive: true });
+      try {
+        await copyFile(src, storage.path(bucket, id, file), constants.COPYFILE_EXCL);
+        copied += 1;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+    }
+  }
+  if (copied > 0) log.info({ copied, dir: storage.root }, 'story media copied into storage');
+  return { copied };
+}
