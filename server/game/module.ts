@@ -6,7 +6,8 @@ import type { RouteModule } from '../http/app.js';
 import { catalogueRoutes } from '../api/catalogue-routes.js';
 import { gameRoutes } from '../api/game-routes.js';
 import { TicketRepo } from '../store/tickets.js';
-import { ScriptedBrain, type Brain } from './brain.js';
+import { createBrain } from '../brain/setup.js';
+import type { Brain } from './brain.js';
 import { GameService } from './service.js';
 
 declare module '../http/app.js' {
@@ -19,7 +20,8 @@ declare module '../http/app.js' {
 }
 
 export const gameModule: RouteModule = async (app, s) => {
-  s.brain ??= new ScriptedBrain();
+  // BRAIN / LLM_* variables (server/brain/config.ts): the scripted brain unless an LLM is configured.
+  s.brain ??= await createBrain(process.env, { db: s.db, log: s.log });
   s.transcriber ??= new NoTranscriber();
   s.synthesizer ??= null;
   s.play = new GameService({ store: s.game, stories: s.stories, brain: s.brain, transcriber: s.transcriber, log: s.log.child({ component: 'game' }) });
