@@ -3,63 +3,20 @@
 // LLM_BASE_URL and LLM_MODEL are set, else the scripted brain as the baseline), stores the run with its pass rate in
 // prompt_management.evaluation_runs and prints a table. Exit codes: 0 done, 1 pass rate below --min-pass or nothing
 // found, 2 bad usage, unreadable file or database unavailable.
-import { basename, resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { MOMENT_TYPES, PlayLanguage, type MomentType } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
 import { llmSettings, loadBrainConfig } from '../../server/brain/config.js';
 import { deriveCases, runEvaluation, type CaseResult } from '../../server/brain/eval.js';
 import { LlmBrain, type PromptSource } from '../../server/brain/llm.js';
-import { ConfigError, loadConfig, type Config } from '../../server/config.js';
-import type { Db } from '../../server/db/db.js';
-import { DataDirLockedError } from '../../server/db/dir-lock.js';
-import { openDb } from '../../server/db/open.js';
 import { ScriptedBrain, type Brain } from '../../server/game/brain.js';
 import { EvalCase, PromptRepo, type EvaluationRow, type PromptRow } from '../../server/store/prompts.js';
 import { StoryRepo } from '../../server/store/stories.js';
+import { ConfigError } from '../../server/config.js';
+import { dbOptions, withDb, type DbOptions } from '../lib/database.js';
 import { CliError, loadStory, readJsonFile, runCommand } from '../lib/story-file.js';
-
-type DbOptions = { databaseUrl?: string; dataDir?: string };
-
-function dbOptions(cmd: Command): Command {
-  return cmd
-    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
-    .addOption(new Option('--database-url <url>', 'PostgreSQL database (env DATABASE_URL)').conflicts('dataDir'))
-    .addOption(new Option('--data-dir <dir>', 'embedded database directory (env DATA_DIR, default ./data)').conflicts('databaseUrl'));
-}
-
-function describeDb(c: Config): string {
-  if (!c.DATABASE_URL) return `the embedded database in ${resolve(c.DATA_DIR)}`;
-  try {
-    const u = new URL(c.DATABASE_URL);
-    return `PostgreSQL ${u.host}${u.pathname}`;
-  } catch {
-    return 'PostgreSQL';
-  }
-}
-
-async function withDb<T>(o: DbOptions, body: (db: Db, where: string) => Promise<T>): Promise<T> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env, { DATABASE_URL: o.dataDir !== undefined ? '' : o.databaseUrl, DATA_DIR: o.dataDir });
-  } catch (e) {
-    if (e instanceof ConfigError) throw new CliError(e.message);
-    throw e;
-  }
-  let db: Db;
-  try {
-    db = await openDb(config);
-  } catch (e) {
-    if (e instanceof DataDirLockedError) throw new CliError(`${e.message} (stop the server first, or use its database URL)`);
-    throw new CliError(`Cannot open ${describeDb(config)}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  try {
-    return await body(db, describeDb(config));
-  } finally {
-    await db.close();
-  }
-}
 
 function momentType(v: string): MomentType | null {
   const k = v.toLowerCase().replace(/[-_\s]+/g, ' ');

@@ -3,58 +3,15 @@
 // refuses a story with errors. Exit codes: 0 done, 1 the story has errors or is not in the database, 2 bad usage,
 // unreadable file or database unavailable.
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { validateStory } from '../../engine/story/validate.js';
-import { ConfigError, loadConfig, type Config } from '../../server/config.js';
-import type { Db } from '../../server/db/db.js';
-import { DataDirLockedError } from '../../server/db/dir-lock.js';
-import { openDb } from '../../server/db/open.js';
 import { StoryImportError, StoryRepo } from '../../server/store/stories.js';
+import { dbOptions, withDb, type DbOptions } from '../lib/database.js';
 import { CliError, runCommand } from '../lib/story-file.js';
 import { formatProblems, readJsonFile, summary } from './story-validate.js';
 
-type DbOptions = { databaseUrl?: string; dataDir?: string };
-
-function dbOptions(cmd: Command): Command {
-  return cmd
-    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
-    .addOption(new Option('--database-url <url>', 'PostgreSQL database (env DATABASE_URL)').conflicts('dataDir'))
-    .addOption(new Option('--data-dir <dir>', 'embedded database directory (env DATA_DIR, default ./data)').conflicts('databaseUrl'));
-}
-
-/** Where the data lives, for messages (never the password of a URL). */
-function describeDb(c: Config): string {
-  if (!c.DATABASE_URL) return `the embedded database in ${resolve(c.DATA_DIR)}`;
-  try {
-    const u = new URL(c.DATABASE_URL);
-    return `PostgreSQL ${u.host}${u.pathname}`;
-  } catch {
-    return 'PostgreSQL';
-  }
-}
-
-async function withStories<T>(o: DbOptions, body: (repo: StoryRepo, where: string) => Promise<T>): Promise<T> {
-  let config: Config;
-  try {
-    // --data-dir wins over a DATABASE_URL in the environment (an empty override unsets it).
-    config = loadConfig(process.env, { DATABASE_URL: o.dataDir !== undefined ? '' : o.databaseUrl, DATA_DIR: o.dataDir });
-  } catch (e) {
-    if (e instanceof ConfigError) throw new CliError(e.message);
-    throw e;
-  }
-  let db: Db;
-  try {
-    db = await openDb(config);
-  } catch (e) {
-    if (e instanceof DataDirLockedError) throw new CliError(`${e.message} (stop the server first, or import through its database URL)`);
-    throw new CliError(`Cannot open ${describeDb(config)}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  try {
-    return await body(new StoryRepo(db), describeDb(config));
-  } finally {
-    await db.close();
-  }
+function withStories<T>(o: DbOptions, body: (repo: StoryRepo, where: string) => Promise<T>): Promise<T> {
+  return withDb(o, (db, where) => body(new StoryRepo(db), where));
 }
 
 export function addImport(story: Command): void {
