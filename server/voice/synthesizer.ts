@@ -4,7 +4,10 @@ import type { PlayLanguage } from '../../engine/schema/enums.js';
 export type SpeakRequest = {
   text: string;
   language: PlayLanguage;
+  /** The story's voice for the character (eSpeak variant, pitch 0-99, rate in words per minute; a provider voice name). */
   voice?: { variant?: string; pitch?: number; rate?: number; name?: string };
+  /** A stable key for the speaker (the blueprint character id): picks a distinct default voice when `voice` is absent. */
+  speaker?: string;
   emotion: string;
   intensity: number;
 };

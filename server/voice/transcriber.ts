@@ -15,6 +15,8 @@ export type TranscribeRequest = {
   language: PlayLanguage;
   /** Phrases expected at this moment (answers, names, branch words, battle verbs), for grammars and prompts. */
   vocabulary: readonly string[];
+  /** Words that are never answers (the story's decoys): grammars include them so stray speech lands on them. */
+  decoys?: readonly string[];
 };
 
 export type TranscribeResult = { ok: true; text: string; recogniser: string } | { ok: false; message: string };

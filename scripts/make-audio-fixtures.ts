@@ -1,0 +1,155 @@
+// Makes the audio fixtures: the PLAYER's lines of the fixture stories' test plans (every `say` line, both languages),
+// spoken by eSpeak NG in several voices, rates and pitches, with and without seeded noise, as 16 kHz mono WAV (0.5 s of
+// silence before and after) and 22,050 Hz MP3, each with a JSON sidecar. Deterministic: the same sources give
+// byte-identical files.
+//
+//   npx tsx scripts/make-audio-fixtures.ts                  # the committed set, into fixtures/audio
+//   npx tsx scripts/make-audio-fixtures.ts --all --out DIR  # every voice profile (benchmarks; tens of MB)
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { LANG_CODE, type PlayLanguage } from '../engine/schema/enums.js';
+import { resample, STT_RATE, toFloat32, toInt16 } from '../server/voice/audio.js';
+import { EspeakEngine, ESPEAK_LANGUAGE_VOICE, ESPEAK_RATE } from '../server/voice/espeak-engine.js';
+import { playerLines, type PlayerLine } from '../server/voice/fixture-lines.js';
+import { encodeMp3 } from '../server/voice/mp3.js';
+import { stableHash } from '../server/voice/voices.js';
+import { encodeWav } from '../server/voice/wav.js';
+
+type Profile = {
+  id: string;
+  variant: string;
+  rate: number;
+  pitch: number;
+  /** Signal-to-noise ratio of added white noise, in dB; null for clean audio. */
+  snr: number | null;
+  languages: readonly PlayLanguage[];
+  formats: readonly ('wav' | 'mp3')[];
+};
+
+/** Committed to the repository: kept to a few MB. */
+const COMMITTED: Profile[] = [
+  { id: 'm3-175-50', variant: 'm3', rate: 175, pitch: 50, snr: null, languages: ['english'], formats: ['wav', 'mp3'] },
+  { id: 'm3-175-50', variant: 'm3', rate: 175, pitch: 50, snr: null, languages: ['french'], formats: ['mp3'] },
+  { id: 'f2-150-70-noise20', variant: 'f2', rate: 150, pitch: 70, snr: 20, languages: ['english'], formats: ['mp3'] },
+  { id: 'm7-200-35', variant: 'm7', rate: 200, pitch: 35, snr: null, languages: ['english'], formats: ['mp3'] },
+];
+
+/** Only with --all (every profile then writes both WAV and MP3): more variants, rates, pitches and noise levels. */
+const EXTRA: Profile[] = [
+  { id: 'f2-150-70-noise20', variant: 'f2', rate: 150, pitch: 70, snr: 20, languages: ['french'], formats: ['wav', 'mp3'] },
+  { id: 'f4-185-60', variant: 'f4', rate: 185, pitch: 60, snr: null, languages: ['english', 'french'], formats: ['wav', 'mp3'] },
+  { id: 'm1-140-40-noise15', variant: 'm1', rate: 140, pitch: 40, snr: 15, languages: ['english', 'french'], formats: ['wav', 'mp3'] },
+  { id: 'f5-220-85', variant: 'f5', rate: 220, pitch: 85, snr: null, languages: ['english'], formats: ['wav', 'mp3'] },
+  { id: 'm2-160-25-noise10', variant: 'm2', rate: 160, pitch: 25, snr: 10, languages: ['english'], formats: ['wav', 'mp3'] },
+  { id: 'f1-175-50', variant: 'f1', rate: 175, pitch: 50, snr: null, languages: ['english'], formats: ['wav', 'mp3'] },
+];
+
+const PAD_SECONDS = 0.5;
+const MP3_KBPS = 48;
+
+/** mulberry32: noise that depends only on the clip's name. */
+function noiseSource(seed: number): () => number {
+  let s = seed >>> 0;
+  const next = (): number => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  // Sum of four uniforms: close enough to Gaussian, unit variance.
+  return () => (next() + next() + next() + next() - 2) * Math.sqrt(3);
+}
+
+function render(engine: EspeakEngine, l: PlayerLine, p: Profile, name: string): Float32Array {
+  const voice = `${ESPEAK_LANGUAGE_VOICE[l.language]}+${p.variant}`;
+  const speech = toFloat32(engine.synth(l.text, { voice, rate: p.rate, pitch: p.pitch, range: 50, volume: 100 }));
+  const pad = Math.round(PAD_SECONDS * ESPEAK_RATE);
+  const out = new Float32Array(speech.length + 2 * pad);
+  out.set(speech, pad);
+  if (p.snr !== null) {
+    let energy = 0;
+    let voiced = 0;
+    for (const v of speech) {
+      if (Math.abs(v) > 0.01) {
+        energy += v * v;
+        voiced++;
+      }
+    }
+    const level = Math.sqrt(energy / Math.max(1, voiced)) / 10 ** (p.snr / 20);
+    const noise = noiseSource(stableHash(name));
+    for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) + level * noise();
+  }
+  return out;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const all = argv.includes('--all');
+  const outArg = argv.indexOf('--out');
+  const outDir = resolve(outArg >= 0 ? (argv[outArg + 1] ?? 'fixtures/audio') : 'fixtures/audio');
+  const storiesDir = resolve('fixtures/stories');
+  const profiles = all ? [...COMMITTED, ...EXTRA] : COMMITTED;
+  const lines = playerLines(storiesDir);
+  const groups = new Map<string, PlayerLine[]>();
+  for (const l of lines) {
+    const key = `${l.story}/${LANG_CODE[l.language]}`;
+    groups.set(key, [...(groups.get(key) ?? []), l]);
+  }
+  let files = 0;
+  let bytes = 0;
+  const write = (path: string, data: Uint8Array | string): void => {
+    writeFileSync(path, data);
+    files++;
+    bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+  };
+  for (const [key, group] of groups) {
+    const dir = join(outDir, key);
+    // Old clips of this story and language go: a line removed from a plan leaves no stale fixture behind.
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const language = group[0]?.language ?? 'english';
+    for (const p of profiles.filter((x) => x.languages.includes(language))) {
+      // A fresh engine per story, language and voice: eSpeak keeps a little state between utterances, so output
+      // depends on what was said before; this way a group's clips never depend on other groups.
+      const engine = await EspeakEngine.create();
+      for (const l of group) {
+        const name = `${l.plan}.l${l.line}.${p.id}`;
+        const signal = render(engine, l, p, name);
+        const filesOf: Record<string, string> = {};
+        const entry = {
+          text: l.text, language: l.language,
+          voice: { id: p.id, engine: 'espeak-ng', variant: p.variant, rate: p.rate, pitch: p.pitch, noise_snr_db: p.snr },
+          story: l.story, plan: l.plan, line: l.line,
+          seconds: Math.round((signal.length / ESPEAK_RATE) * 1000) / 1000,
+          files: filesOf,
+        };
+        const formats = all ? ['wav', 'mp3'] : p.formats;
+        if (formats.includes('wav')) {
+          write(join(dir, `${name}.wav`), encodeWav(toInt16(resample(signal, ESPEAK_RATE, STT_RATE)), STT_RATE));
+          filesOf.wav = `${name}.wav`;
+        }
+        if (formats.includes('mp3')) {
+          write(join(dir, `${name}.mp3`), encodeMp3(toInt16(signal), ESPEAK_RATE, MP3_KBPS));
+          filesOf.mp3 = `${name}.mp3`;
+        }
+        write(join(dir, `${name}.json`), `${JSON.stringify(entry, null, 2)}\n`);
+      }
+    }
+  }
+  const onDisk = du(outDir);
+  console.log(JSON.stringify({ out: outDir, lines: lines.length, profiles: profiles.map((p) => p.id), files, bytes, total_mb: Math.round((onDisk / 1048576) * 100) / 100 }));
+}
+
+function du(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? du(p) : statSync(p).size;
+  }
+  return n;
+}
+
+// eSpeak seeds the random parts of some variants (breath noise in f2, f3...) from the clock: a fixed clock makes
+// every run byte-identical. Nothing else in this script reads the time.
+Date.now = () => 1_767_225_600_000;
+await main(process.argv.slice(2));

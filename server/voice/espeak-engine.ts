@@ -1,0 +1,72 @@
+// eSpeak NG compiled to WASM, in this thread: text to 22,050 Hz 16-bit mono samples, and text to IPA. One instance is
+// reused (start-up ~150-400 ms, then a few ms per sentence). EspeakSynthesizer runs it in a worker thread; scripts and
+// the grammar builder call it directly.
+import init, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+
+export const ESPEAK_RATE = 22050;
+
+/** Everything eSpeak needs for one utterance. `voice` is a language voice with an optional variant: 'en-us+f2'. */
+export type EspeakParams = { voice: string; rate: number; pitch: number; range: number; volume: number };
+
+export const ESPEAK_LANGUAGE_VOICE = { english: 'en-us', french: 'fr' } as const;
+
+/** The input is read as SSML-ish markup: escape what would be taken as tags or entities. */
+function escapeMarkup(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, Math.round(v)));
+
+export class EspeakEngine {
+  readonly sampleRate = ESPEAK_RATE;
+  #voice = '';
+
+  private constructor(private readonly w: ESpeakNGWorker) {}
+
+  static async create(): Promise<EspeakEngine> {
+    const m = await init({ print: () => undefined, printErr: () => undefined });
+    return new EspeakEngine(new m.eSpeakNGWorker());
+  }
+
+  #setVoice(voice: string): void {
+    if (voice === this.#voice) return;
+    // An unknown voice returns non-zero and keeps the previous one: fall back to the language voice without variant.
+    if (this.w.set_voice(voice) !== 0) {
+      const base = voice.split('+')[0] ?? 'en-us';
+      if (this.w.set_voice(base) !== 0) this.w.set_voice('en-us');
+    }
+    this.#voice = voice;
+  }
+
+  /** The whole utterance as one array of samples at 22,050 Hz. */
+  synth(text: string, p: EspeakParams): Int16Array {
+    this.#setVoice(p.voice);
+    this.w.set_rate(clamp(p.rate, 80, 450));
+    this.w.set_pitch(clamp(p.pitch, 0, 99));
+    this.w.set_range(clamp(p.range, 0, 99));
+    this.w.set_volume(clamp(p.volume, 0, 200));
+    const parts: Int16Array[] = [];
+    let total = 0;
+    this.w.synthesize(escapeMarkup(text), (samples) => {
+      if (samples.length > 0) {
+        parts.push(samples);
+        total += samples.length;
+      }
+      return false;
+    });
+    const out = new Int16Array(total);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
+  }
+
+  /** IPA of a text, words separated by spaces and phonemes by '_' (eSpeak's own spelling-to-sound rules). */
+  ipa(text: string, voice: string): string {
+    this.#setVoice(voice);
+    const r = this.w.synthesize_ipa(escapeMarkup(text));
+    return r.code === 0 ? r.ipa.trim() : '';
+  }
+}

@@ -1,0 +1,85 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { parseVoiceConfig } from './config.js';
+import { isPocketsphinxAvailable } from './pocketsphinx.js';
+import { createVoice, FRENCH_NEEDS_HTTP, routingTranscriber } from './setup.js';
+import { NoTranscriber, type Transcriber } from './transcriber.js';
+import { encodeWav } from './wav.js';
+
+const log = pino({ level: 'silent' });
+const sphinx = await isPocketsphinxAvailable();
+const silence = { bytes: encodeWav(new Int16Array(1600), 16000), format: 'wav' as const };
+
+describe('voice configuration', () => {
+  it('has defaults that run offline', () => {
+    const r = parseVoiceConfig({});
+    expect(r.ok && r.config).toMatchObject({
+      STT_PROVIDER: 'auto', TTS_PROVIDER: 'auto', STT_MODEL: 'whisper-1', TTS_MODEL: 'tts-1', VOICE_MAX_AUDIO_SECONDS: 30,
+      POCKETSPHINX_POOL_SIZE: 2, TTS_VOICES: ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'], TTS_MP3_KBPS: 64,
+    });
+  });
+
+  it('reads lists, maps and numbers, treats blank values as unset, and names a bad value', () => {
+    const r = parseVoiceConfig({ TTS_VOICES: 'a, b', TTS_VOICE_MAP: 'bram=onyx, nell=nova', VOICE_MAX_AUDIO_SECONDS: '12', STT_BASE_URL: ' ', OTHER: 'x' });
+    expect(r.ok && [r.config.TTS_VOICES, r.config.TTS_VOICE_MAP, r.config.VOICE_MAX_AUDIO_SECONDS, r.config.STT_BASE_URL]).toEqual([['a', 'b'], { bram: 'onyx', nell: 'nova' }, 12, undefined]);
+    expect(parseVoiceConfig({ STT_PROVIDER: 'whisper' })).toMatchObject({ ok: false, message: expect.stringMatching(/^Invalid voice setting STT_PROVIDER/) as unknown });
+    expect(parseVoiceConfig({ STT_BASE_URL: 'ftp://x' })).toMatchObject({ ok: false, message: expect.stringMatching(/STT_BASE_URL: must be an http/) as unknown });
+    expect(parseVoiceConfig({ TTS_VOICE_MAP: 'bram' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('routingTranscriber', () => {
+  const fake = (name: string): Transcriber => ({ name, transcribe: (req) => Promise.resolve({ ok: true, text: `${name}:${req.language}`, recogniser: name }) });
+
+  it('sends each language to its recogniser, and explains a missing one', async () => {
+    const t = routingTranscriber({ english: fake('pocketsphinx') });
+    expect(t.name).toBe('pocketsphinx');
+    expect(await t.transcribe({ audio: silence, language: 'english', vocabulary: [] })).toMatchObject({ ok: true, text: 'pocketsphinx:english' });
+    expect(await t.transcribe({ audio: silence, language: 'french', vocabulary: [] })).toEqual({ ok: false, message: FRENCH_NEEDS_HTTP });
+  });
+});
+
+describe('createVoice', () => {
+  it('auto: pocketsphinx for English when installed, French explained, eSpeak for speech', async () => {
+    const v = await createVoice({}, log);
+    try {
+      const d = v.describe();
+      expect(d.tts).toMatchObject({ provider: 'espeak', active: true, languages: { english: 'espeak', french: 'espeak' } });
+      expect(v.synthesizer?.name).toBe('espeak');
+      expect(d.stt.languages.french).toBe('none');
+      expect(d.stt.missing).toContain('STT_BASE_URL (French)');
+      expect(d.stt.howToEnable).toMatch(/STT_BASE_URL/);
+      expect(await v.transcriber.transcribe({ audio: silence, language: 'french', vocabulary: [] })).toEqual({ ok: false, message: FRENCH_NEEDS_HTTP });
+      if (sphinx.ok) expect(d.stt).toMatchObject({ provider: 'pocketsphinx', active: true, languages: { english: 'pocketsphinx' } });
+      else expect(d.stt.provider).toBe('none');
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('auto with STT_BASE_URL and TTS_BASE_URL: HTTP for both languages', async () => {
+    const v = await createVoice({ STT_BASE_URL: 'http://127.0.0.1:9/v1', STT_API_KEY: 'k', TTS_BASE_URL: 'http://127.0.0.1:9/v1' }, log);
+    try {
+      const d = v.describe();
+      expect(d.stt).toMatchObject({ provider: 'http', languages: { english: 'http', french: 'http' }, missing: [] });
+      expect(d.tts).toMatchObject({ provider: 'http', active: true });
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('none: no recogniser, no speech; a misconfigured http provider is reported, not thrown', async () => {
+    const v = await createVoice({ STT_PROVIDER: 'none', TTS_PROVIDER: 'none' }, log);
+    expect(v.transcriber).toBeInstanceOf(NoTranscriber);
+    expect(v.synthesizer).toBeNull();
+    expect(v.describe().tts.active).toBe(false);
+    await v.close();
+    const w = await createVoice({ STT_PROVIDER: 'http', TTS_PROVIDER: 'none' }, log);
+    expect(w.describe().stt).toMatchObject({ provider: 'none', active: false });
+    expect(w.describe().stt.missing).toContain('STT_BASE_URL');
+    await w.close();
+    const bad = await createVoice({ VOICE_MAX_AUDIO_SECONDS: 'lots', TTS_PROVIDER: 'none', STT_PROVIDER: 'none' }, log);
+    expect(bad.describe().stt.missing[0]).toMatch(/^Invalid voice setting VOICE_MAX_AUDIO_SECONDS/);
+    await bad.close();
+  });
+});
