@@ -8,6 +8,7 @@ import { buildApp, type Services } from './http/app.js';
 import type { Logger } from './log.js';
 import { MODULES } from './modules.js';
 import { attachRealtime, type Realtime } from './realtime/socket-server.js';
+import { speaker } from './voice/speak.js';
 
 declare module './http/app.js' {
   interface Services {
@@ -41,6 +42,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   }
   const realtime = attachRealtime(app.server, {
     config, log: log.child({ component: 'ws' }), game: services.play,
+    speak: speaker(services.synthesizer, log.child({ component: 'tts' })),
     authenticate: (token) => services.authenticate(token),
   });
   services.realtime = realtime;

@@ -1,6 +1,7 @@
 // The game part of the server: the GameService (engine + brain + store) and the catalogue and game routes. The
 // WebSocket layer is attached by server/main.ts once the HTTP server listens.
 import { NoTranscriber, type Transcriber } from '../voice/transcriber.js';
+import { createVoice } from '../voice/setup.js';
 import type { Synthesizer } from '../voice/synthesizer.js';
 import type { RouteModule } from '../http/app.js';
 import { catalogueRoutes } from '../api/catalogue-routes.js';
@@ -22,8 +23,17 @@ declare module '../http/app.js' {
 export const gameModule: RouteModule = async (app, s) => {
   // BRAIN / LLM_* variables (server/brain/config.ts): the scripted brain unless an LLM is configured.
   s.brain ??= await createBrain(process.env, { db: s.db, log: s.log });
-  s.transcriber ??= new NoTranscriber();
-  s.synthesizer ??= null;
+  // Voice: STT_* / TTS_* variables (server/voice/config.ts). VOICE=off keeps the server text-only (tests).
+  if (process.env.VOICE === 'off') {
+    s.transcriber ??= new NoTranscriber();
+    s.synthesizer ??= null;
+  } else {
+    const voice = await createVoice(process.env, s.log.child({ component: 'voice' }));
+    s.transcriber ??= voice.transcriber;
+    s.synthesizer ??= voice.synthesizer;
+    s.onClose.push(() => voice.close());
+    s.log.info({ voice: voice.describe() }, 'voice providers');
+  }
   s.play = new GameService({ store: s.game, stories: s.stories, brain: s.brain, transcriber: s.transcriber, log: s.log.child({ component: 'game' }) });
   const tickets = new TicketRepo(s.db);
   await catalogueRoutes({ stories: s.stories })(app, s);

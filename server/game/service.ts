@@ -189,7 +189,8 @@ export class GameService {
         if (transcription === undefined && !input.is_starting_dialogue) {
           if (!audio) throw new GameError('turn/no_input', 'Say something: send a transcription or audio.');
           const ts = performance.now();
-          const heard = await this.deps.transcriber.transcribe({ audio, language, vocabulary: momentVocabulary(s, state, language) });
+          const decoys = s.decoys ? (language === 'french' ? s.decoys.fr ?? s.decoys.en : s.decoys.en) : [];
+          const heard = await this.deps.transcriber.transcribe({ audio, language, vocabulary: momentVocabulary(s, state, language), decoys });
           stages.stt = Math.round((performance.now() - ts) * 10) / 10;
           if (!heard.ok) throw new GameError('stt/failed', heard.message);
           transcription = heard.text;

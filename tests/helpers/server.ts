@@ -24,6 +24,10 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
+// In-process test servers are text-only unless a test asks for voice (VOICE=on): faster, and eSpeak's worker thread
+// does not start inside the test runner's workers. tests/ws-voice.test.ts runs a real server process with voice.
+process.env.VOICE ??= 'off';
+
 export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'looptale-test-'));
   const config = loadConfig({
