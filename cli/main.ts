@@ -3,6 +3,7 @@
 // 2 bad usage or input (unreadable file, bad option).
 import { Command } from 'commander';
 import { register as registerStory } from './commands/story.js';
+import { register as registerDoctor } from './commands/doctor.js';
 import { register as registerLoad } from './commands/load.js';
 import { register as registerReplay } from './commands/replay.js';
 import { register as registerServe } from './commands/serve.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerPlay(program);
   registerReplay(program);
   registerLoad(program);
+  registerDoctor(program);
   registerEval(program);
   return program;
 }
