@@ -1,6 +1,7 @@
 // `npm run test:load` (run by CI): a real server, then `looptale load` with 50 clients for 30 s and a 10% drop rate,
-// with recorded audio when the clips and an offline recogniser are available (else text). Fails on any error, lost
-// or doubled turn; prints the report.
+// by text. LOAD_AUDIO=1 sends the recorded clips instead: offline recognition of eSpeak clips is about 53% right
+// today, so a misheard line ("Sorry, I didn't catch that.") would count as an error. Fails on any error, lost or
+// doubled turn; prints the report.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +15,10 @@ const dataDir = mkdtempSync(join(tmpdir(), 'looptale-load-'));
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_SCALE: '100', STORIES_DIR: join(root, 'fixtures/stories') });
 const server = await startServer(config, createLogger('warn'));
 const audioDir = join(root, 'fixtures/audio/lantern-keeper/en');
-const useAudio = process.env.LOAD_AUDIO !== '0' && existsSync(audioDir) && existsSync('/usr/bin/pocketsphinx_continuous') && server.services.transcriber.name !== 'none';
+const useAudio = process.env.LOAD_AUDIO === '1' && existsSync(audioDir) && existsSync('/usr/bin/pocketsphinx_continuous') && server.services.transcriber.name !== 'none';
 const args = [join(root, 'bin/looptale.js'), 'load', '--url', server.url, '--clients', process.env.LOAD_CLIENTS ?? '50', '--ramp', '5',
   '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.1', ...(useAudio ? ['--audio', audioDir] : ['--text'])];
-process.stdout.write(`test:load: ${useAudio ? 'recorded audio' : 'text (no offline recogniser or clips)'} against ${server.url}\n`);
+process.stdout.write(`test:load: ${useAudio ? 'recorded audio' : 'text'} against ${server.url}\n`);
 const code = await new Promise<number>((resolve) => {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (c) => resolve(c ?? 1));
