@@ -12,10 +12,13 @@ import { startServer } from '../server/main.js';
 
 const root = join(import.meta.dirname, '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'looptale-load-'));
+const wantAudio = process.env.LOAD_AUDIO === '1';
+// A text run measures the game server alone: no recogniser, no speech synthesis.
+process.env.VOICE ??= wantAudio ? 'on' : 'off';
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_SCALE: '100', STORIES_DIR: join(root, 'fixtures/stories') });
 const server = await startServer(config, createLogger('warn'));
 const audioDir = join(root, 'fixtures/audio/lantern-keeper/en');
-const useAudio = process.env.LOAD_AUDIO === '1' && existsSync(audioDir) && existsSync('/usr/bin/pocketsphinx_continuous') && server.services.transcriber.name !== 'none';
+const useAudio = wantAudio && existsSync(audioDir) && existsSync('/usr/bin/pocketsphinx_continuous') && server.services.transcriber.name !== 'none';
 const args = [join(root, 'bin/looptale.js'), 'load', '--url', server.url, '--clients', process.env.LOAD_CLIENTS ?? '50', '--ramp', '5',
   '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.1', ...(useAudio ? ['--audio', audioDir] : ['--text'])];
 process.stdout.write(`test:load: ${useAudio ? 'recorded audio' : 'text'} against ${server.url}\n`);
