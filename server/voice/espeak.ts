@@ -50,7 +50,8 @@ export class EspeakSynthesizer implements Synthesizer {
   }
 
   #startWorker(): Promise<void> {
-    const worker = new Worker(new URL('./espeak-worker.js', import.meta.url));
+    // execArgv: [] so a parent started through a loader (the tsx CLI, test runners) does not load it twice here.
+    const worker = new Worker(new URL('./espeak-worker.js', import.meta.url), { execArgv: [] });
     this.#worker = worker;
     this.#workerReady = new Promise<void>((resolve, reject) => {
       worker.once('message', () => {
