@@ -14,7 +14,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'looptale-load-'));
 const wantAudio = process.env.LOAD_AUDIO !== '0';
 // A text run measures the game server alone: no recogniser, no speech synthesis.
 process.env.VOICE ??= wantAudio ? 'on' : 'off';
-const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_SCALE: '100', STORIES_DIR: join(root, 'fixtures/stories') });
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_SCALE: '100', HTTP_RATE_LIMIT: '100000', STORIES_DIR: join(root, 'fixtures/stories') });
 const server = await startServer(config, createLogger('warn'));
 const audioDir = join(root, 'fixtures/audio/lantern-keeper/en');
 const useAudio = wantAudio && existsSync(audioDir) && existsSync('/usr/bin/pocketsphinx_continuous') && server.services.transcriber.name !== 'none';

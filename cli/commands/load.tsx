@@ -72,7 +72,8 @@ export function register(program: Command): void {
     .option('--allow-remote', 'allow a non-loopback server')
     .addHelpText('after', `
 Exit codes: 0 pass; 1 errors, lost or doubled turns, or p99 over budget; 2 bad usage.
-The server must allow many sign-ups from one address: start it with AUTH_RATE_LIMIT_SCALE=100.
+The server must allow many sign-ups and requests from one address: start it with AUTH_RATE_LIMIT_SCALE=100 and
+HTTP_RATE_LIMIT=100000 (requests the server still rate-limits are retried with back-off).
 
 Examples:
   looptale load --url http://localhost:8787 --clients 50 --duration 30 --drop-rate 0.1

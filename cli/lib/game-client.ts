@@ -34,7 +34,15 @@ export class Api {
       throw new ApiError(0, `Cannot reach the server at ${this.baseUrl}: ${(e as Error).cause ? String((e as { cause: unknown }).cause) : (e as Error).message}`);
     }
     const text = await res.text();
-    const json = text ? (JSON.parse(text.startsWith('{') || text.startsWith('[') ? text : 'null') as unknown) : null;
+    const isJson = (res.headers.get('content-type') ?? '').includes('json') && !(res.headers.get('content-type') ?? '').includes('ndjson');
+    let json: unknown = null;
+    if (text && isJson) {
+      try {
+        json = JSON.parse(text) as unknown;
+      } catch {
+        json = null;
+      }
+    }
     if (!res.ok) {
       const j = json as { error?: { message?: string; code?: string } | string; msg?: string; error_description?: string } | null;
       const message = typeof j?.error === 'object' ? j.error.message : j?.msg ?? j?.error_description ?? (typeof j?.error === 'string' ? j.error : text);

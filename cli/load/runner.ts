@@ -10,7 +10,7 @@ import type { PlanStep } from '../../engine/story/testplan.js';
 import type { GameOutput } from '../../engine/schema/game-output.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
 import { parseTranscript } from '../../engine/sim/transcript.js';
-import { Api, GameSocket, type TurnResult } from '../lib/game-client.js';
+import { Api, ApiError, GameSocket, type TurnResult } from '../lib/game-client.js';
 import { summarize, type Summary } from './stats.js';
 
 export type LoadOptions = {
@@ -66,6 +66,18 @@ function rng(seed: number): () => number {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Retries a request the server rate-limited (429), backing off; other errors pass through. */
+async function patiently<T>(fn: () => Promise<T>, tries = 30): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 429 || i >= tries) throw e;
+      await sleep(Math.min(5000, 250 * i));
+    }
+  }
+}
 
 /** Clips of fixtures/audio (sidecar JSON with the spoken text), by text. */
 export function loadClips(dir: string): Map<string, { file: string; format: 'wav' | 'mp3' }> {
@@ -160,7 +172,7 @@ export class LoadRunner {
 
   async #player(i: number, deadline: number): Promise<void> {
     const api = new Api(this.o.url);
-    await api.signUp(`load-${i}-${randomUUID()}@example.com`, this.o.password);
+    await patiently(() => api.signUp(`load-${i}-${randomUUID()}@example.com`, this.o.password));
     let socket = await GameSocket.connect(this.o.url, api.token ?? '');
     this.connected++;
     socket.onAudio = null;
@@ -211,7 +223,7 @@ export class LoadRunner {
       return null;
     };
     while (performance.now() < deadline && !this.#stop) {
-      const created = await api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: this.o.storyId, language: 'english' });
+      const created = await patiently(() => api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: this.o.storyId, language: 'english' }));
       const run: RunRecord = { id: created.id, acked: new Map() };
       this.runs.push(run);
       this.#owner.set(run.id, api.token ?? '');
@@ -249,7 +261,7 @@ export class LoadRunner {
       }
       if (!over) {
         try {
-          await api.request('POST', `/api/player-stories/${run.id}/end`);
+          await patiently(() => api.request('POST', `/api/player-stories/${run.id}/end`));
         } catch {
           this.#error('end run failed');
         }
@@ -270,9 +282,9 @@ export class LoadRunner {
     let mismatch = 0;
     for (const run of this.runs) {
       const api = new Api(this.o.url, this.#owner.get(run.id) ?? null);
-      const row = await api.request<PlayerStory>('GET', `/api/player-stories/${run.id}`);
-      const res = await fetch(`${this.o.url}/api/player-stories/${run.id}/transcript`, { headers: { authorization: `Bearer ${api.token ?? ''}` } });
-      const t = parseTranscript(await res.text());
+      const row = await patiently(() => api.request<PlayerStory>('GET', `/api/player-stories/${run.id}`));
+      const text = await patiently(() => api.request<string>('GET', `/api/player-stories/${run.id}/transcript`));
+      const t = parseTranscript(typeof text === 'string' ? text : '');
       if (!t.ok) {
         problems.push(`run ${run.id}: transcript unreadable: ${t.error}`);
         continue;
@@ -302,8 +314,9 @@ export class LoadRunner {
   async #serverStages(): Promise<Record<string, Summary>> {
     const all: Record<string, number[]> = {};
     for (const run of this.runs.slice(0, 200)) {
-      const res = await fetch(`${this.o.url}/api/player-stories/${run.id}/transcript`, { headers: { authorization: `Bearer ${this.#owner.get(run.id) ?? ''}` } });
-      const t = parseTranscript(await res.text());
+      const api = new Api(this.o.url, this.#owner.get(run.id) ?? null);
+      const text = await patiently(() => api.request<string>('GET', `/api/player-stories/${run.id}/transcript`)).catch(() => '');
+      const t = parseTranscript(typeof text === 'string' ? text : '');
       if (!t.ok) continue;
       for (const e of t.transcript.events) for (const [k, v] of Object.entries(e.stages ?? {})) (all[k] ??= []).push(v);
     }
