@@ -43,6 +43,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const realtime = attachRealtime(app.server, {
     config, log: log.child({ component: 'ws' }), game: services.play,
     speak: speaker(services.synthesizer, log.child({ component: 'tts' })),
+    metrics: services.metrics,
     authenticate: (token) => services.authenticate(token),
   });
   services.realtime = realtime;

@@ -2,6 +2,7 @@
 import { authModule } from './auth/module.js';
 import type { RouteModule } from './http/app.js';
 import { healthRoutes } from './http/health.js';
+import { metricsRoutes } from './http/metrics.js';
 import { openApiRoutes } from './http/openapi.js';
 import { mediaModule } from './media/module.js';
 import { storeModule } from './store/module.js';
@@ -9,6 +10,7 @@ import { gameModule } from './game/module.js';
 
 export const MODULES: RouteModule[] = [
   healthRoutes,
+  metricsRoutes,
   authModule,
   storeModule,
   gameModule,

@@ -19,6 +19,8 @@ export type RealtimeDeps = {
   log: Logger;
   authenticate: (token: string) => Promise<AuthUser | null>;
   game: GameService;
+  /** Per-turn stage timings for GET /metrics. */
+  metrics?: { observe(stages: Readonly<Record<string, number>>): void; errors: number };
   /** Speaks a turn's lines: sends AUDIO_ANSWER frames (set when a synthesizer is configured). */
   speak?: (reply: TurnReply, send: (frame: ServerFrame) => boolean) => Promise<void>;
 };
@@ -108,12 +110,21 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
           }
         : null;
       c.busy++;
+      const ms = (): number => Math.round((performance.now() - t0) * 10) / 10;
       deps.game.turn(user.id, input, audioIn, stages).then(async (reply) => {
         for (const output of reply.outputs) send(c, { type: 'GAME_OUTPUT', output });
+        stages.to_game_output = ms();
         for (const payload of reply.forging) send(c, { type: 'EQUIPMENT_FORGING', payload });
         for (const payload of reply.modifiers) send(c, { type: 'CARD_MODIFIER_NOTIFICATION', payload });
-        if (deps.speak && !reply.replayed) await deps.speak(reply, (f) => send(c, f));
+        if (deps.speak && !reply.replayed) {
+          await deps.speak(reply, (f) => {
+            if (f.type === 'AUDIO_ANSWER' && stages.to_first_audio === undefined) stages.to_first_audio = ms();
+            return send(c, f);
+          });
+        }
+        if (!reply.replayed) deps.metrics?.observe({ ...stages, ...reply.stages });
       }, (err: unknown) => {
+        if (deps.metrics) deps.metrics.errors++;
         if (err instanceof GameError) send(c, { type: 'ERROR_MESSAGE', message: err.message });
         else {
           log.error({ err, user: user.id }, 'turn failed');
