@@ -7,6 +7,7 @@ import { Box, render, Text } from 'ink';
 import React from 'react';
 import { parsePlan } from '../../engine/story/testplan.js';
 import { Api } from '../lib/game-client.js';
+import { numberOption } from '../lib/options.js';
 import { CliError, runCommand } from '../lib/story-file.js';
 import { loadClips, LoadRunner, type LoadReport, type LoadSnapshot } from '../load/runner.js';
 import { isLoopback } from '../load/stats.js';
@@ -15,12 +16,6 @@ type Options = {
   url: string; clients: string; ramp: string; duration: string; thinkTime: string; audio?: string; text?: boolean; dropRate: string;
   maxP99Ms?: string; json?: string; allowRemote?: boolean; story: string; plan?: string; password: string; seed: string;
 };
-
-function num(name: string, v: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < min || n > max) throw new CliError(`--${name} must be a number from ${min} to ${max} (got '${v}')`);
-  return n;
-}
 
 function Live({ s, clients }: { s: LoadSnapshot; clients: number }): React.ReactElement {
   return (
@@ -92,9 +87,9 @@ Examples:
       const clips = o.audio ? loadClips(o.audio) : new Map<string, { file: string; format: 'wav' | 'mp3' }>();
       if (o.audio && clips.size === 0) throw new CliError(`No audio clips with sidecars found in ${o.audio}`);
       const runner = new LoadRunner({
-        url: o.url, clients: num('clients', o.clients, 1, 10_000), rampS: num('ramp', o.ramp, 0), durationS: num('duration', o.duration, 1),
-        thinkTimeS: num('think-time', o.thinkTime, 0), dropRate: num('drop-rate', o.dropRate, 0, 1), storyId: storyRaw.id, plan: parsed.steps,
-        clips, password: o.password, seed: num('seed', o.seed, 0),
+        url: o.url, clients: numberOption('clients', o.clients, { min: 1, max: 10_000 }), rampS: numberOption('ramp', o.ramp, { min: 0 }), durationS: numberOption('duration', o.duration, { min: 1 }),
+        thinkTimeS: numberOption('think-time', o.thinkTime, { min: 0 }), dropRate: numberOption('drop-rate', o.dropRate, { min: 0, max: 1 }), storyId: storyRaw.id, plan: parsed.steps,
+        clips, password: o.password, seed: numberOption('seed', o.seed, { min: 0 }),
       });
       const tty = Boolean(process.stderr.isTTY);
       const view = tty ? render(<Live s={runner.snapshot()} clients={runner.o.clients} />, { stdout: process.stderr, patchConsole: false }) : null;
@@ -112,7 +107,7 @@ Examples:
       const v = report.verification;
       const errors = Object.values(report.errors).reduce((a, b) => a + b, 0);
       const p99 = report.latency_ms.game_output_final?.p99 ?? 0;
-      const overBudget = o.maxP99Ms !== undefined && p99 > num('max-p99-ms', o.maxP99Ms, 0);
+      const overBudget = o.maxP99Ms !== undefined && p99 > numberOption('max-p99-ms', o.maxP99Ms, { min: 0 });
       const failed = errors > 0 || v.lost_turns > 0 || v.doubled_turns > 0 || v.count_mismatches > 0 || overBudget;
       process.stdout.write(failed ? `FAIL${overBudget ? ` (p99 ${p99} ms over ${o.maxP99Ms ?? ''} ms)` : ''}\n` : 'PASS\n');
       return failed ? 1 : 0;

@@ -6,15 +6,10 @@ import { BOT_NAMES, type BotName } from '../../engine/sim/bots.js';
 import { Simulation, type SimulationReport } from '../../engine/sim/simulate.js';
 import { toJsonl } from '../../engine/sim/transcript.js';
 import { CliError, loadStory, runCommand } from '../lib/story-file.js';
+import { numberOption } from '../lib/options.js';
 import { progress } from '../lib/progress.js';
 
 type Options = { runs: string; seed: string; bot: string; json?: boolean; saveTranscripts?: string; language: string; maxTurns: string };
-
-function int(name: string, v: string, min: number): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer of at least ${min} (got '${v}')`);
-  return n;
-}
 
 export function formatReport(r: SimulationReport): string {
   const pct = (n: number): string => `${((n / Math.max(1, r.runs)) * 100).toFixed(1)}%`;
@@ -59,9 +54,9 @@ Examples:
   looptale simulate fixtures/stories/clockwork-siege/story.json --runs 200 --bot random --seed 7 --json
   looptale simulate story.json --runs 5 --save-transcripts ./transcripts`)
     .action((file: string, o: Options) => runCommand(async () => {
-      const runs = int('runs', o.runs, 1);
-      const seed = int('seed', o.seed, 0);
-      const maxTurns = int('max-turns', o.maxTurns, 1);
+      const runs = numberOption('runs', o.runs, { min: 1, integer: true });
+      const seed = numberOption('seed', o.seed, { min: 0, integer: true });
+      const maxTurns = numberOption('max-turns', o.maxTurns, { min: 1, integer: true });
       if (!(BOT_NAMES as readonly string[]).includes(o.bot)) throw new CliError(`--bot must be one of ${BOT_NAMES.join(', ')} (got '${o.bot}')`);
       if (o.language !== 'english' && o.language !== 'french') throw new CliError(`--language must be english or french (got '${o.language}')`);
       const story = loadStory(file);

@@ -4,7 +4,6 @@
 //   recoil          = max(0, floor(target attack / 4) - item defence bonuses) taken by the attacker;
 //   strike damage   = max(0, opponent attack - item defence bonuses), halved (floored) by a thematic defence,
 //                     in full when the player does not defend at all.
-import type { BattlePhase } from '../schema/enums.js';
 
 export const THEMATIC_ATTACK_MULTIPLIER = 1.5;
 export const BURN_ANIMATION_MS = 2000;
@@ -37,9 +36,4 @@ export function strikeDamage(opponentAttack: number, bonus: Bonus, defence: 'non
 
 export function applyDamage(health: number, damage: number): number {
   return Math.max(0, health - damage);
-}
-
-/** The indicator over a battle: ATTACK for no phase, the initial phase, player_attack_input or ai_attack_selection. */
-export function battleIndicator(phase: BattlePhase | '' | null | undefined): 'ATTACK' | 'DEFEND' {
-  return phase === 'player_defense_input' ? 'DEFEND' : 'ATTACK';
 }

@@ -42,8 +42,3 @@ export function rankForRun(p: RunPerformance, thresholds: RankThresholds = DEFAU
   if (pts >= thresholds.D) return 5;
   return 6;
 }
-
-/** Remaining interactions = max(0, max - current). */
-export function remainingInteractions(current: number, max: number): number {
-  return Math.max(0, max - current);
-}

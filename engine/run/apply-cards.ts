@@ -4,7 +4,7 @@ import { NOTIFICATION_MS } from '../schema/notification.js';
 import type { PlayerCharacter, PlayerMoment } from '../schema/player.js';
 import type { BlueprintMoment } from '../story/format.js';
 import { indexStory } from '../story/story-index.js';
-import { remainingInteractions } from '../rules/rank.js';
+import { remainingInteractions } from '../catalogue/display.js';
 import type { Draft } from './draft.js';
 import { addBlueprintCharacter, addBlueprintItem, addDynamicItem, addItem, equip, runLanguage } from './roster.js';
 import { selectedCharacters } from './state.js';
@@ -103,7 +103,7 @@ export function applyUpgrade(d: Draft, m: BlueprintMoment, pmIn: PlayerMoment, i
     };
     const who = team.find((c) => c.id === next.character_id);
     if (next.character_id && next.level && next.bet !== null) {
-      const affordable = remainingInteractions(run.loop_current_number_of_interactions, run.loop_max_number_of_interactions) - 1;
+      const affordable = remainingInteractions(run.loop_max_number_of_interactions, run.loop_current_number_of_interactions) - 1;
       const size = Math.max(0, Math.min(Math.max(rules.min_bet, Math.min(next.bet, rules.max_bet)), affordable));
       next.bet = size;
       next.placed = true;

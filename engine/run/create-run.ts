@@ -1,4 +1,5 @@
 // Starting a story: the run creation plan of accounts spec §4 (7 steps), plus permanent cards.
+import { DEFAULT_MAX_INTERACTIONS } from '../catalogue/display.js';
 import { LOOP_STATUS } from '../schema/enums.js';
 import type { PlayerCharacter, PlayerStory } from '../schema/player.js';
 import { indexStory } from '../story/story-index.js';
@@ -10,7 +11,6 @@ import type { CreateRunEvent } from './events.js';
 import { finishRun, isFinished } from './end-run.js';
 import { addBlueprintCharacter, addBlueprintItem, addItem, addPermanentCharacter, equip } from './roster.js';
 
-export const DEFAULT_MAX_INTERACTIONS = 30;
 
 export type CreateRunResult = { ok: true; run: PlayerStory; entered: EnterResult } | StepFailure;
 

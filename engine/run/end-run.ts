@@ -3,7 +3,8 @@ import type { Notification } from '../schema/notification.js';
 import { NOTIFICATION_MS } from '../schema/notification.js';
 import { LOOP_STATUS } from '../schema/enums.js';
 import type { PlayerStory } from '../schema/player.js';
-import { RANK_A, rankForRun, rankToLetter, rankToNumber, remainingInteractions } from '../rules/rank.js';
+import { remainingInteractions } from '../catalogue/display.js';
+import { RANK_A, rankForRun, rankToLetter, rankToNumber } from '../rules/rank.js';
 import { indexStory } from '../story/story-index.js';
 import type { Draft } from './draft.js';
 import { addBlueprintItem } from './roster.js';
@@ -24,7 +25,7 @@ export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
   if (!run) throw new Error(`finishRun: no run ${runId}`);
   const rank = rankForRun({
     won,
-    remaining: remainingInteractions(run.loop_current_number_of_interactions, run.loop_max_number_of_interactions),
+    remaining: remainingInteractions(run.loop_max_number_of_interactions, run.loop_current_number_of_interactions),
     max: run.loop_max_number_of_interactions,
     perfectAnswers: run.perfect_answers,
     cleanBattlesWon: run.clean_battles_won,
