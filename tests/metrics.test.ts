@@ -16,11 +16,12 @@ it('reports stage percentiles after turns, with counters, sockets, memory and ev
   const api = new Api(srv.url);
   await api.signUp(`metrics-${randomUUID()}@example.com`, 'a long enough password');
   const stories = await api.request<{ id: string; name: string }[]>('GET', '/api/stories');
-  const run = await api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: stories[0]?.id, language: 'english' });
+  const run = await api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: stories.find((s) => s.name === 'The Lantern Keeper')?.id, language: 'english' });
   const socket = await GameSocket.connect(srv.url, api.token ?? '');
   await socket.send({ player_story_id: run.id, is_starting_dialogue: true });
   await socket.send({ player_story_id: run.id, is_starting_dialogue: true });
-  await socket.send({ player_story_id: run.id, is_starting_dialogue: false, transcription: 'hello' });
+  const turn = await socket.send({ player_story_id: run.id, is_starting_dialogue: false, transcription: 'hello' });
+  expect(turn.error).toBeNull();
   const res = await fetch(`${srv.url}/metrics`);
   expect(res.headers.get('content-type')).toContain('text/plain');
   const text = await res.text();
