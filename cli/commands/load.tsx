@@ -10,6 +10,7 @@ import { Api } from '../lib/game-client.js';
 import { numberOption } from '../lib/options.js';
 import { CliError, runCommand } from '../lib/story-file.js';
 import { loadClips, LoadRunner, type LoadReport, type LoadSnapshot } from '../load/runner.js';
+import { formatServerMetrics } from '../load/server-metrics.js';
 import { isLoopback } from '../load/stats.js';
 
 type Options = {
@@ -39,6 +40,7 @@ export function formatLoadReport(r: LoadReport): string {
     `GAME_OUTPUT final: ${lat('game_output_final')}`,
     `AUDIO_ANSWER first: ${lat('audio_answer_first')}`,
     ...Object.entries(r.server_stages_ms).map(([k, s]) => `server ${k}: p50 ${s.p50} ms, p99 ${s.p99} ms (n ${s.n})`),
+    ...formatServerMetrics(r.server_metrics, r.server_metrics_error),
     `errors: ${Object.keys(r.errors).length ? JSON.stringify(r.errors) : 'none'}`,
     `checked ${v.runs_checked} runs, ${v.acknowledged_turns} acknowledged turns: ${v.lost_turns} lost, ${v.doubled_turns} doubled, ${v.count_mismatches} count mismatches`,
     ...v.problems.map((p) => `  ${p}`),

@@ -11,6 +11,7 @@ import type { GameOutput } from '../../engine/schema/game-output.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
 import { parseTranscript } from '../../engine/sim/transcript.js';
 import { Api, ApiError, GameSocket, type TurnResult } from '../lib/game-client.js';
+import { scrapeMetrics, serverMetrics, type ServerMetrics } from './server-metrics.js';
 import { summarize, type Summary } from './stats.js';
 
 export type LoadOptions = {
@@ -52,7 +53,10 @@ export type LoadReport = {
   server_stages_ms: Record<string, Summary>;
   verification: { runs_checked: number; acknowledged_turns: number; lost_turns: number; doubled_turns: number; count_mismatches: number; problems: string[] };
   load_generator: { cpu_cores: number; event_loop_delay_p99_ms: number };
-  server_metrics: string | null;
+  /** The server's GET /metrics figures (turn and error counters as deltas over the load); null when it has none. */
+  server_metrics: ServerMetrics | null;
+  /** Why server_metrics is null. */
+  server_metrics_error: string | null;
 };
 
 function rng(seed: number): () => number {
@@ -132,6 +136,7 @@ export class LoadRunner {
   }
 
   async run(): Promise<LoadReport> {
+    const before = await scrapeMetrics(this.o.url);
     const cpu0 = process.cpuUsage();
     const eld = monitorEventLoopDelay({ resolution: 10 });
     eld.enable();
@@ -145,15 +150,9 @@ export class LoadRunner {
     const wall = (performance.now() - this.#start) / 1000;
     eld.disable();
     const cpu = process.cpuUsage(cpu0);
+    const after = await scrapeMetrics(this.o.url);
     const verification = await this.#verify();
     const stages = await this.#serverStages();
-    let metrics: string | null = null;
-    try {
-      const res = await fetch(`${this.o.url}/metrics`);
-      if (res.ok) metrics = await res.text();
-    } catch {
-      metrics = null;
-    }
     return {
       options: { clients: this.o.clients, ramp_s: this.o.rampS, duration_s: this.o.durationS, think_time_s: this.o.thinkTimeS, drop_rate: this.o.dropRate, mode: this.o.clips.size ? 'audio' : 'text' },
       turns: this.turns, turns_per_second: Math.round((this.turns / wall) * 10) / 10, runs: this.runs.length, drops: this.drops, reconnects: this.reconnects,
@@ -162,7 +161,8 @@ export class LoadRunner {
       server_stages_ms: stages,
       verification,
       load_generator: { cpu_cores: Math.round(((cpu.user + cpu.system) / 1e6 / wall) * 1000) / 1000, event_loop_delay_p99_ms: Math.round(eld.percentile(99) / 1e4) / 100 },
-      server_metrics: metrics,
+      server_metrics: after.ok ? serverMetrics(before.ok ? before.samples : null, after.samples) : null,
+      server_metrics_error: after.ok ? null : after.error,
     };
   }
 
