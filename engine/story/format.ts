@@ -163,6 +163,12 @@ export const BlueprintMoment = z.object({
   /** Lines the character opens the moment with (one is chosen, never the same twice in a row). */
   opening: z.array(Text).min(1),
   answers: z.array(AnswerRule).default([]),
+  /**
+   * Whole sentences players are expected to say here, per language ("Is anything missing?", "The tide caves"). The
+   * offline recogniser listens for exactly these (plus decoys), so a moment where players speak should list at least
+   * one per answer, branch and action; `looptale story lint-speech` checks that each is heard as the answer it gives.
+   */
+  say: Phrases.optional(),
   /** Replies when nothing the player said was recognised. */
   fallback: z.array(Text).default([]),
 }).strict();

@@ -25,3 +25,11 @@ export function momentVocabulary(story: Story, state: GameState, language: PlayL
   if (v && m?.type === 'Battle') for (const p of [...pick(v.attack), ...pick(v.defend), ...v.styles.flatMap((s) => pick(s.match))]) words.add(p);
   return [...words];
 }
+
+/** The sentences players are expected to say at the current moment (its `say`), in the language played. */
+export function momentSentences(story: Story, state: GameState, language: PlayLanguage): string[] {
+  const pm = currentMoment(state);
+  const m = pm ? story.moments.find((x) => x.id === pm.blueprint_moment_id) : undefined;
+  if (!m?.say) return [];
+  return LANG_CODE[language] === 'fr' ? (m.say.fr ?? []) : m.say.en;
+}

@@ -3,7 +3,7 @@
 //   npx tsx server/voice/bench.ts [--dir fixtures/audio] [--modes long-lived,per-request]
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { momentVocabulary } from '../game/vocabulary.js';
+import { momentSentences, momentVocabulary } from '../game/vocabulary.js';
 import { resample, toFloat32, toInt16 } from './audio.js';
 import { EspeakSynthesizer } from './espeak.js';
 import { EspeakEngine } from './espeak-engine.js';
@@ -56,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
     const story = stories.get(c.story);
     if (!story) throw new Error(`unknown story ${c.story}`);
     const state = stateBeforeLine(storiesDir, story, c.story, c.plan, c.line);
-    return { clip: c, story, state, vocabulary: momentVocabulary(story, state, 'english'), decoys: story.decoys?.en ?? [] };
+    return { clip: c, story, state, sentences: momentSentences(story, state, 'english'), vocabulary: momentVocabulary(story, state, 'english'), decoys: story.decoys?.en ?? [] };
   });
   const report: Record<string, unknown> = { clips: all.length, dir };
 
@@ -72,14 +72,14 @@ async function main(argv: string[]): Promise<void> {
 
   for (const mode of modes) {
     const stt = new PocketsphinxTranscriber({ mode, poolSize: 2 });
-    for (const m of moments) await stt.prepare(m.vocabulary, m.decoys);
+    for (const m of moments) await stt.prepare(m.vocabulary, m.decoys, m.sentences);
     const latency: number[] = [];
     const byVoice: Record<string, { n: number; right: number }> = {};
     let right = 0;
     for (const c of contexts) {
       const bytes = readFileSync(c.clip.file);
       const t0 = performance.now();
-      const r = await stt.transcribe({ audio: { bytes, format: c.clip.format }, language: 'english', vocabulary: c.vocabulary, decoys: c.decoys });
+      const r = await stt.transcribe({ audio: { bytes, format: c.clip.format }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
       latency.push(performance.now() - t0);
       const ok = decisionKey(c.story, c.state, c.clip.text) === decisionKey(c.story, c.state, r.ok ? r.text : '');
       const k = `${c.clip.voice}.${c.clip.format}`;
@@ -94,7 +94,7 @@ async function main(argv: string[]): Promise<void> {
     let tries = 0;
     for (const o of oos) {
       for (const m of moments) {
-        const r = await stt.transcribe({ audio: { bytes: o.wav, format: 'wav' }, language: 'english', vocabulary: m.vocabulary, decoys: m.decoys });
+        const r = await stt.transcribe({ audio: { bytes: o.wav, format: 'wav' }, language: 'english', sentences: m.sentences, vocabulary: m.vocabulary, decoys: m.decoys });
         tries++;
         // A false accept: the words heard make the brain match something (an answer, branch, name...).
         const heard = r.ok ? r.text : '';

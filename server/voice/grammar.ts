@@ -1,17 +1,16 @@
-// The JSGF grammar and the small dictionary pocketsphinx listens with at one moment. Story phrases are keyword sets
-// ("when dark") while players say sentences ("when does the light go dark?"), so the grammar is a loop of words: the
-// moment's words, decoys (the story's and everyday ones), and a garbage path of single phones that absorbs the other
-// words and out-of-story speech, so they are not forced onto an answer. Garbage tokens are dropped from what is heard.
-// Measured on the fixture clips (see README in fixtures/audio): adding common English words ("the", "does", "you")
-// to the loop lowered accuracy from 62% to 20-35%: with eSpeak voices they out-compete the story words.
+// The JSGF grammar and the small dictionary pocketsphinx listens with at one moment: a choice of whole sentences, the
+// ones the story says players are expected to say here (the moment's `say`), against decoys (the story's and everyday
+// words) that out-of-story speech lands on instead of an answer.
+// Measured on the fixture clips (server/voice/bench.ts, eSpeak voices): a free loop of the moment's words with a
+// garbage path of single phones got 53% of clips right (any word could follow any other, so eSpeak's odd vowels
+// turned into stray story words); whole sentences with decoys at 1/100 of a sentence's weight got 96-100% per voice
+// and no out-of-story sentence accepted. A moment without `say` falls back to its keyword phrases as sentences.
 import { createHash } from 'node:crypto';
-import { CMU_PHONES, type Lexicon, type Speller } from './pronounce.js';
+import type { Lexicon, Speller } from './pronounce.js';
 
 /** Everyday words that are never answers: out-of-story speech lands on them (or on garbage) rather than on answers. */
 export const BUILTIN_DECOYS = `apple banana bread breakfast car cat coffee computer dog dinner football game house lunch
 money movie music pancake pancakes phone pizza school shop television tomorrow weather weekend work yesterday`.split(/\s+/);
-
-export const GARBAGE_PREFIX = 'zzg';
 
 const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
   'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
@@ -59,8 +58,9 @@ export type Grammar = {
   key: string;
   jsgf: string;
   dict: string;
-  /** Story words (vocabulary) that made it into the grammar, and those dropped for want of a pronunciation. */
-  words: string[];
+  /** The sentences that made it into the grammar (as word lists joined by spaces). */
+  sentences: string[];
+  /** Story words dropped for want of a pronunciation (their sentences are left out). */
   dropped: string[];
 };
 
@@ -77,60 +77,69 @@ async function pronounce(word: string, lexicon: Lexicon, speller: Speller | null
 }
 
 export type GrammarInput = {
+  /** Whole sentences expected now; when empty, the vocabulary phrases stand in for them. */
+  sentences?: readonly string[];
   vocabulary: readonly string[];
   decoys?: readonly string[];
   lexicon: Lexicon;
   /** Spells words missing from the lexicon; null drops them. */
   speller: Speller | null;
-  /** Relative weight of a story word and of a garbage phone in the loop (pocketsphinx normalises them). */
-  weights?: { story: number; garbage: number };
+  /** Weight of a decoy relative to a sentence (pocketsphinx normalises the weights of one rule's alternatives). */
+  decoyWeight?: number;
 };
 
-/** With the decoder's -lw 60 (see pocketsphinx.ts): garbage is costly enough that words present are heard. */
-export const GRAMMAR_WEIGHTS = { story: 1, garbage: 1e-4 };
+/** Decoys weigh 1/100 of a sentence: low enough that short answers ("The tide caves") are not lost to them. */
+export const DECOY_WEIGHT = 0.01;
 
 export async function buildGrammar(input: GrammarInput): Promise<Grammar> {
-  const weights = input.weights ?? GRAMMAR_WEIGHTS;
   const prons = new Map<string, readonly string[]>();
-  const story: string[] = [];
   const dropped: string[] = [];
-  const add = async (w: string, list: string[] | null): Promise<void> => {
-    if (prons.has(w)) {
-      if (list && !list.includes(w)) list.push(w);
-      return;
-    }
-    const p = await pronounce(w, input.lexicon, list === story ? input.speller : null);
-    if (!p) {
-      if (list === story) dropped.push(w);
-      return;
-    }
-    prons.set(w, p);
-    list?.push(w);
+  const known = async (w: string, spell: boolean): Promise<boolean> => {
+    if (prons.has(w)) return true;
+    const p = await pronounce(w, input.lexicon, spell ? input.speller : null);
+    if (p) prons.set(w, p);
+    return p !== null;
   };
-  for (const phrase of input.vocabulary) for (const w of phraseWords(phrase)) await add(w, story);
+  const sentences: string[] = [];
+  const source = input.sentences?.length ? input.sentences : input.vocabulary;
+  for (const phrase of source) {
+    const words = phraseWords(phrase);
+    if (words.length === 0) continue;
+    let ok = true;
+    for (const w of words) {
+      if (!(await known(w, true))) {
+        ok = false;
+        if (!dropped.includes(w)) dropped.push(w);
+      }
+    }
+    const text = words.join(' ');
+    if (ok && !sentences.includes(text)) sentences.push(text);
+  }
   const decoys: string[] = [];
-  for (const phrase of [...(input.decoys ?? []), ...BUILTIN_DECOYS]) for (const w of phraseWords(phrase)) if (!prons.has(w)) await add(w, decoys);
-  const garbage = CMU_PHONES.map((p) => `${GARBAGE_PREFIX}${p.toLowerCase()}`);
-  CMU_PHONES.forEach((p, i) => prons.set(garbage[i] ?? '', [p]));
-
-  // One rule holds every word, each with its weight: pocketsphinx normalises weights among a rule's alternatives
-  // (weights on references to other rules are ignored).
+  for (const phrase of [...(input.decoys ?? []), ...BUILTIN_DECOYS]) {
+    const words = phraseWords(phrase);
+    if (words.length === 0) continue;
+    let ok = true;
+    for (const w of words) if (!(await known(w, false))) ok = false;
+    const text = words.join(' ');
+    if (ok && !sentences.includes(text) && !decoys.includes(text)) decoys.push(text);
+  }
   const num = (x: number): string => x.toFixed(10).replace(/\.?0+$/, '');
-  const weighted = [
-    ...[...story, ...decoys].map((w) => `/${num(weights.story)}/ ${w}`),
-    ...(weights.garbage > 0 ? garbage.map((w) => `/${num(weights.garbage)}/ ${w}`) : []),
+  const alternatives = [
+    ...sentences.map((t) => `/1/ ${t}`),
+    ...decoys.map((t) => `/${num(input.decoyWeight ?? DECOY_WEIGHT)}/ ${t}`),
   ];
-  const jsgf = ['#JSGF V1.0;', 'grammar looptale;', 'public <utterance> = <item>+;', `<item> = ${weighted.join(' | ')};`, ''].join('\n');
+  const jsgf = ['#JSGF V1.0;', 'grammar looptale;', `public <utterance> = ${alternatives.join(' | ') || '<NULL>'};`, ''].join('\n');
   const dictLines: string[] = [];
   for (const [w, list] of [...prons.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     list.forEach((p, i) => dictLines.push(`${i === 0 ? w : `${w}(${i + 1})`} ${p}`));
   }
   const dict = `${dictLines.join('\n')}\n`;
   const key = createHash('sha256').update(jsgf).update('\0').update(dict).digest('hex').slice(0, 16);
-  return { key, jsgf, dict, words: story, dropped };
+  return { key, jsgf, dict, sentences, dropped };
 }
 
-/** What was heard, without garbage phones; empty when only garbage was heard. */
+/** What was heard, without filler tokens (<sil>, [NOISE], ...) and alternative-pronunciation marks. */
 export function cleanHypothesis(hyp: string): string {
-  return hyp.split(/\s+/).filter((w) => w && !w.startsWith(GARBAGE_PREFIX) && !/^[<[(+]/.test(w)).map((w) => w.replace(/\(\d+\)$/, '')).join(' ');
+  return hyp.split(/\s+/).filter((w) => w && !/^[<[(+]/.test(w)).map((w) => w.replace(/\(\d+\)$/, '')).join(' ');
 }

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { momentVocabulary } from '../game/vocabulary.js';
+import { momentSentences, momentVocabulary } from '../game/vocabulary.js';
 import { resample, toFloat32, toInt16 } from './audio.js';
 import { EspeakEngine } from './espeak-engine.js';
 import { decisionKey, loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
@@ -28,7 +28,7 @@ function fixture(story: string, plan: string, line: number, voice: string): { me
 function context(slug: string, plan: string, line: number) {
   const story = loadFixtureStory(STORIES, slug);
   const state = stateBeforeLine(STORIES, story, slug, plan, line);
-  return { story, state, vocabulary: momentVocabulary(story, state, 'english'), decoys: story.decoys?.en ?? [] };
+  return { story, state, sentences: momentSentences(story, state, 'english'), vocabulary: momentVocabulary(story, state, 'english'), decoys: story.decoys?.en ?? [] };
 }
 
 describe('grammar building', () => {
@@ -47,25 +47,27 @@ describe('grammar building', () => {
     expect(ipaToCmu('☃')).toBeNull();
   });
 
-  it.skipIf(!available.ok && !process.env.CI)('builds a loop of story words, decoys and phone garbage, spelling unknown names', async () => {
+  it.skipIf(!available.ok && !process.env.CI)('builds a choice of whole sentences against lighter decoys, spelling unknown names', async () => {
     const lexicon = await loadLexicon(join(DEFAULT_MODEL_DIR, 'cmudict-en-us.dict'));
     const spelt: string[] = [];
     const g = await buildGrammar({
-      vocabulary: ['when dark', 'Ysolde Marrow', '3 bells', '!!!'], decoys: ['rain'], lexicon,
+      sentences: ['When does it go dark?', 'Ysolde Marrow', 'Ring 3 bells', '!!!', 'Ask Qzxv'], vocabulary: ['tide'], decoys: ['rain'], lexicon,
       speller: (w) => {
         spelt.push(w);
         return Promise.resolve(w === 'ysolde' ? 'IH S OW L D' : null);
       },
     });
-    expect(g.words).toEqual(['when', 'dark', 'ysolde', 'marrow', 'three', 'bells']);
-    expect(spelt).toEqual(['ysolde']);
-    expect(g.jsgf).toContain('public <utterance> = <item>+;');
-    expect(g.jsgf).toMatch(/\/1\/ rain/);
-    expect(g.jsgf).toMatch(/\/0\.0001\/ zzgaa/);
+    expect(g.sentences).toEqual(['when does it go dark', 'ysolde marrow', 'ring three bells']);
+    expect(g.dropped).toEqual(['qzxv']);
+    expect(spelt).toEqual(['ysolde', 'qzxv']);
+    expect(g.jsgf).toContain('public <utterance> = /1/ when does it go dark | /1/ ysolde marrow | /1/ ring three bells | /0.01/ rain | /0.01/ apple');
+    expect(g.jsgf).not.toContain('tide');
     expect(g.dict).toContain('ysolde IH S OW L D\n');
     expect(g.dict).toMatch(/^when W EH N$/m);
-    expect(cleanHypothesis('zzgp when zzgaa dark zzgk')).toBe('when dark');
-    expect(cleanHypothesis('zzgp zzgk')).toBe('');
+    // Without sentences, the keyword phrases stand in for them.
+    const k = await buildGrammar({ vocabulary: ['tide caves', 'market'], lexicon, speller: null });
+    expect(k.sentences).toEqual(['tide caves', 'market']);
+    expect(cleanHypothesis('<sil> when [NOISE] dark(2)')).toBe('when dark');
   });
 });
 
@@ -95,6 +97,7 @@ describe.skipIf(!available.ok && !process.env.CI)('PocketsphinxTranscriber', () 
   // Clips whose words the grammar recognises with the fixture voices (measured: see fixtures/audio/README.md).
   const cases = [
     ['lantern-keeper', 'dead-end.en', 6, 'Is anything missing?'],
+    ['clockwork-siege', 'win.en', 30, 'Ferrule, crush the Margravine!'],
     ['lantern-keeper', 'win.en', 27, "We'll shade the side facing the rocks, so the seals can sleep"],
     ['clockwork-siege', 'surrender.en', 7, 'Over the rooftops'],
     ['clockwork-siege', 'win.en', 13, 'Yes, come along, Captain'],
@@ -108,7 +111,7 @@ describe.skipIf(!available.ok && !process.env.CI)('PocketsphinxTranscriber', () 
         const file = meta.files[format];
         if (!file) throw new Error('missing file');
         const c = context(slug, plan, line);
-        const r = await stt.transcribe({ audio: { bytes: readFileSync(join(dir, file)), format }, language: 'english', vocabulary: c.vocabulary, decoys: c.decoys });
+        const r = await stt.transcribe({ audio: { bytes: readFileSync(join(dir, file)), format }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
         expect(r.ok).toBe(true);
         if (!r.ok) return;
         expect(r.recogniser).toBe('pocketsphinx');
@@ -117,7 +120,7 @@ describe.skipIf(!available.ok && !process.env.CI)('PocketsphinxTranscriber', () 
     }
   }
 
-  it('recognises most committed English clips as the answer the typed line gives', async () => {
+  it('recognises nearly every committed English clip as the answer the typed line gives', async () => {
     let right = 0;
     let total = 0;
     for (const slug of ['lantern-keeper', 'clockwork-siege']) {
@@ -125,14 +128,14 @@ describe.skipIf(!available.ok && !process.env.CI)('PocketsphinxTranscriber', () 
       for (const f of readdirSync(dir).filter((x) => x.endsWith('.m3-175-50.json'))) {
         const meta = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Meta;
         const c = context(slug, meta.plan, meta.line);
-        const r = await stt.transcribe({ audio: { bytes: readFileSync(join(dir, meta.files.wav ?? '')), format: 'wav' }, language: 'english', vocabulary: c.vocabulary, decoys: c.decoys });
+        const r = await stt.transcribe({ audio: { bytes: readFileSync(join(dir, meta.files.wav ?? '')), format: 'wav' }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
         total++;
         if (decisionKey(c.story, c.state, r.ok ? r.text : '') === decisionKey(c.story, c.state, meta.text)) right++;
       }
     }
     expect(total).toBeGreaterThan(25);
-    // Measured 15 of 32 with eSpeak's m3 voice (see fixtures/audio/README.md); far below means a regression.
-    expect(right / total).toBeGreaterThanOrEqual(0.35);
+    // Measured 31 of 32 with eSpeak's m3 voice (see fixtures/audio/README.md); below 30 means a regression.
+    expect(right).toBeGreaterThanOrEqual(30);
   });
 
   it('does not turn out-of-story speech into a story answer', async () => {
@@ -142,7 +145,7 @@ describe.skipIf(!available.ok && !process.env.CI)('PocketsphinxTranscriber', () 
       ['clockwork-siege', 'win.en', 5], ['clockwork-siege', 'win.en', 13], ['clockwork-siege', 'win.en', 19], ['clockwork-siege', 'win.en', 30],
     ] as const) {
       const c = context(slug, plan, line);
-      const r = await stt.transcribe({ audio: { bytes: wav, format: 'wav' }, language: 'english', vocabulary: c.vocabulary, decoys: c.decoys });
+      const r = await stt.transcribe({ audio: { bytes: wav, format: 'wav' }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
       const heard = r.ok ? r.text : '';
       expect(decisionKey(c.story, c.state, heard), `heard "${heard}"`).toBe(decisionKey(c.story, c.state, ''));
     }

@@ -27,9 +27,9 @@ export const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 export const NOT_CAUGHT = "Sorry, I didn't catch that.";
 const BINARY = 'pocketsphinx_continuous';
 const LEAD = 0.3;
-/** A language weight far above the default 6.5 makes the grammar's weights count against the acoustics: without it
- *  single-phone garbage explains everything (lantern-keeper WAV clips: 1/12 right at -lw 6.5, 5/12 at 30, 9/12 at 60). */
-const DECODER_ARGS = ['-lw', '60'];
+/** Wider beams than the defaults (1e-48, 1e-48, 1e-48): with a grammar of whole sentences the narrow ones dropped the
+ *  right sentence before its end on 5 of 32 fixture clips, which then printed nothing (31/32 with these). */
+const DECODER_ARGS = ['-beam', '1e-80', '-wbeam', '1e-60', '-pbeam', '1e-80'];
 const TRAIL = 1.0;
 
 export type PocketsphinxOptions = {
@@ -189,8 +189,8 @@ export class PocketsphinxTranscriber implements Transcriber {
   }
 
   /** Builds a moment's grammar ahead of its first request (e.g. when the moment starts); never fails. */
-  async prepare(vocabulary: readonly string[], decoys: readonly string[] = []): Promise<void> {
-    await this.#grammar(vocabulary, decoys).catch(() => undefined);
+  async prepare(vocabulary: readonly string[], decoys: readonly string[] = [], sentences: readonly string[] = []): Promise<void> {
+    await this.#grammar(sentences, vocabulary, decoys).catch(() => undefined);
   }
 
   async transcribe(req: TranscribeRequest): Promise<TranscribeResult> {
@@ -201,7 +201,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     if (!compact) return { ok: false, message: NOT_CAUGHT };
     let grammar: GrammarFiles;
     try {
-      grammar = await this.#grammar(req.vocabulary, req.decoys ?? []);
+      grammar = await this.#grammar(req.sentences ?? [], req.vocabulary, req.decoys ?? []);
     } catch (err) {
       this.opts.log?.error({ err }, 'pocketsphinx grammar failed');
       return { ok: false, message: 'Speech recognition is unavailable right now: type your answer.' };
@@ -209,7 +209,9 @@ export class PocketsphinxTranscriber implements Transcriber {
     const timeout = this.#timeoutMs + 100 * (compact.length / STT_RATE);
     const words = this.opts.mode === 'long-lived' ? await this.#pooled(grammar, compact, timeout) : await this.#once(grammar, this.opts.compact === false ? speech.samples : compact, timeout);
     const text = words ? cleanHypothesis(words.map((w) => w.word).join(' ')) : '';
-    return text ? { ok: true, text, recogniser: 'pocketsphinx' } : { ok: false, message: NOT_CAUGHT };
+    // Nothing, or only a decoy (out-of-story speech): not an answer, and not an interaction either.
+    if (!text || !grammar.sentences.some((x) => ` ${text} `.includes(` ${x} `))) return { ok: false, message: NOT_CAUGHT };
+    return { ok: true, text, recogniser: 'pocketsphinx' };
   }
 
   #args(g: GrammarFiles): string[] {
@@ -217,8 +219,8 @@ export class PocketsphinxTranscriber implements Transcriber {
   }
 
   /** The moment's grammar, built once and kept (least recently used dropped past maxGrammars). */
-  #grammar(vocabulary: readonly string[], decoys: readonly string[]): Promise<GrammarFiles> {
-    const key = JSON.stringify([vocabulary, decoys]);
+  #grammar(sentences: readonly string[], vocabulary: readonly string[], decoys: readonly string[]): Promise<GrammarFiles> {
+    const key = JSON.stringify([sentences, vocabulary, decoys]);
     const hit = this.#grammars.get(key);
     if (hit) {
       this.#grammars.delete(key);
@@ -229,7 +231,7 @@ export class PocketsphinxTranscriber implements Transcriber {
       this.#dir ??= mkdtemp(join(tmpdir(), 'looptale-pocketsphinx-'));
       const dir = await this.#dir;
       const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
-      const g = await buildGrammar({ vocabulary, decoys, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
+      const g = await buildGrammar({ sentences, vocabulary, decoys, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
       if (g.dropped.length) this.opts.log?.info({ dropped: g.dropped }, 'words without a pronunciation left out of the grammar');
       const files: GrammarFiles = { ...g, gram: join(dir, `${g.key}.gram`), dictPath: join(dir, `${g.key}.dict`) };
       await writeFile(files.gram, g.jsgf);

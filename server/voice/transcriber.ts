@@ -13,6 +13,8 @@ export type AudioInput = {
 export type TranscribeRequest = {
   audio: AudioInput;
   language: PlayLanguage;
+  /** Whole sentences players are expected to say now (the moment's `say`): grammar recognisers listen for these. */
+  sentences?: readonly string[];
   /** Phrases expected at this moment (answers, names, branch words, battle verbs), for grammars and prompts. */
   vocabulary: readonly string[];
   /** Words that are never answers (the story's decoys): grammars include them so stray speech lands on them. */
