@@ -8,20 +8,14 @@
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LANG_CODE, type PlayLanguage } from '../engine/schema/enums.js';
-import { resample, STT_RATE, toFloat32, toInt16 } from '../server/voice/audio.js';
-import { EspeakEngine, ESPEAK_LANGUAGE_VOICE, ESPEAK_RATE } from '../server/voice/espeak-engine.js';
+import { resample, STT_RATE, toInt16 } from '../server/voice/audio.js';
+import { EspeakEngine, ESPEAK_RATE } from '../server/voice/espeak-engine.js';
 import { playerLines, type PlayerLine } from '../server/voice/fixture-lines.js';
 import { encodeMp3 } from '../server/voice/mp3.js';
-import { stableHash } from '../server/voice/voices.js';
+import { speakAsPlayer, type SpeechProfile } from '../server/voice/synthetic-speech.js';
 import { encodeWav } from '../server/voice/wav.js';
 
-type Profile = {
-  id: string;
-  variant: string;
-  rate: number;
-  pitch: number;
-  /** Signal-to-noise ratio of added white noise, in dB; null for clean audio. */
-  snr: number | null;
+type Profile = SpeechProfile & {
   languages: readonly PlayLanguage[];
   formats: readonly ('wav' | 'mp3')[];
 };
@@ -44,44 +38,9 @@ const EXTRA: Profile[] = [
   { id: 'f1-175-50', variant: 'f1', rate: 175, pitch: 50, snr: null, languages: ['english'], formats: ['wav', 'mp3'] },
 ];
 
-const PAD_SECONDS = 0.5;
 const MP3_KBPS = 48;
 
-/** mulberry32: noise that depends only on the clip's name. */
-function noiseSource(seed: number): () => number {
-  let s = seed >>> 0;
-  const next = (): number => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  // Sum of four uniforms: close enough to Gaussian, unit variance.
-  return () => (next() + next() + next() + next() - 2) * Math.sqrt(3);
-}
-
-function render(engine: EspeakEngine, l: PlayerLine, p: Profile, name: string): Float32Array {
-  const voice = `${ESPEAK_LANGUAGE_VOICE[l.language]}+${p.variant}`;
-  const speech = toFloat32(engine.synth(l.text, { voice, rate: p.rate, pitch: p.pitch, range: 50, volume: 100 }));
-  const pad = Math.round(PAD_SECONDS * ESPEAK_RATE);
-  const out = new Float32Array(speech.length + 2 * pad);
-  out.set(speech, pad);
-  if (p.snr !== null) {
-    let energy = 0;
-    let voiced = 0;
-    for (const v of speech) {
-      if (Math.abs(v) > 0.01) {
-        energy += v * v;
-        voiced++;
-      }
-    }
-    const level = Math.sqrt(energy / Math.max(1, voiced)) / 10 ** (p.snr / 20);
-    const noise = noiseSource(stableHash(name));
-    for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) + level * noise();
-  }
-  return out;
-}
+const render = (engine: EspeakEngine, l: PlayerLine, p: Profile, name: string): Float32Array => speakAsPlayer(engine, l.text, l.language, p, name);
 
 async function main(argv: string[]): Promise<void> {
   const all = argv.includes('--all');

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { addGraph } from './story-graph.js';
 import { addExport, addImport } from './story-import.js';
+import { addLintSpeech } from './story-lint-speech.js';
 import { addTest } from './story-test.js';
 import { addValidate } from './story-validate.js';
 
@@ -11,6 +12,7 @@ const subcommands: StorySubcommand[] = [
   addValidate,
   addGraph,
   addTest,
+  addLintSpeech,
   addImport,
   addExport,
 ];

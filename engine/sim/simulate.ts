@@ -21,6 +21,8 @@ export type SimulateOptions = {
   maxTurnsPerRun?: number;
   transcripts?: boolean;
   onRun?: (index: number, summary: RunSummary, transcript: TranscriptLine[] | null) => void;
+  /** Called with the state just before each player line (the moment is started). */
+  onTurn?: (state: GameState) => void;
 };
 
 export type RunSummary = { index: number; status: string; rank: number; interactions: number; turns: number; ticket: boolean; aborted: boolean };
@@ -102,6 +104,7 @@ export class Simulation {
       const pm = currentMoment(this.state);
       const before = this.state;
       const start = !pm?.is_started;
+      if (!start) this.opts.onTurn?.(this.state);
       const u = start ? { text: '' } : botUtterance(this.opts.bot, this.state, this.story, this.#r);
       this.#now += start ? 5_000 : 8_000;
       const { event, result } = scriptedTurn(this.state, this.story, {
