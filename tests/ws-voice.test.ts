@@ -37,8 +37,8 @@ async function player(language: 'english' | 'french'): Promise<{ api: Api; run: 
 }
 
 describe('voice over /ws', () => {
-  it('recognises WAV and MP3 answers offline, and speaks the replies as MP3', async () => {
-    const { run, socket } = await player('english');
+  it('recognises WAV and MP3 answers offline, speaks the replies as MP3, and records every stage of the turn', async () => {
+    const { api, run, socket } = await player('english');
     await socket.send({ player_story_id: run.id, is_starting_dialogue: true });
     const opening = await socket.send({ player_story_id: run.id, is_starting_dialogue: true });
     expect(opening.error).toBeNull();
@@ -64,6 +64,21 @@ describe('voice over /ws', () => {
     }
     // At least one WAV and one MP3 clip were understood and taught the keeper's facts.
     expect(facts, heard.join(' | ')).toBeGreaterThanOrEqual(2);
+    // Every spoken turn's transcript line carries its stage timings, up to the first audio byte (added once spoken).
+    type Line = { kind: string; event?: { type: string }; stages?: Record<string, number> };
+    let spokenTurns: Line[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`${srv.url}/api/player-stories/${run.id}/transcript`, { headers: { authorization: `Bearer ${api.token ?? ''}` } });
+      const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as Line);
+      spokenTurns = lines.filter((l) => l.kind === 'event' && l.event?.type === 'turn' && l.stages?.stt !== undefined);
+      if (spokenTurns.length > 0 && spokenTurns.every((l) => l.stages?.total !== undefined)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(spokenTurns.length).toBeGreaterThan(0);
+    for (const l of spokenTurns) {
+      expect(Object.keys(l.stages ?? {})).toEqual(expect.arrayContaining(['decode', 'stt', 'brain', 'total_server', 'to_game_output', 'tts_first_byte', 'total']));
+      expect(l.stages?.total).toBeGreaterThanOrEqual(l.stages?.stt ?? 0);
+    }
     await socket.close();
   });
 

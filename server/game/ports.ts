@@ -30,6 +30,8 @@ export interface GameStorePort {
   playerStoryOwner(playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string } | null>;
   playerStory(id: string): Promise<PlayerStory | null>;
   transcript(playerStoryId: string): Promise<TranscriptLine[]>;
+  /** Merges timings known only once the reply was spoken (tts, total) into the turn's transcript line. */
+  addTranscriptStages(playerStoryId: string, inputId: string, stages: Readonly<Record<string, number>>): Promise<boolean>;
 }
 
 export interface StoryStorePort {

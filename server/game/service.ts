@@ -226,4 +226,12 @@ export class GameService {
       return reply;
     });
   }
+
+  /** Once the reply was spoken: the turn's full timings (tts first byte, total) go to a log line and its transcript. */
+  async recordSpokenStages(userId: string, input: { input_id: string; player_story_id: string }, stages: Readonly<Record<string, number>>): Promise<void> {
+    this.deps.log.info({ user: userId, player_story_id: input.player_story_id, input_id: input.input_id, stages }, 'turn spoken');
+    await this.deps.store.addTranscriptStages(input.player_story_id, input.input_id, stages).catch((err: unknown) => {
+      this.deps.log.warn({ err, input_id: input.input_id }, 'turn timings not added to the transcript');
+    });
+  }
 }

@@ -122,7 +122,13 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
             return send(c, f);
           });
         }
-        if (!reply.replayed) deps.metrics?.observe({ ...stages, ...reply.stages });
+        if (reply.replayed) return;
+        if (stages.to_first_audio !== undefined) {
+          stages.tts_first_byte = Math.round((stages.to_first_audio - (stages.to_game_output ?? 0)) * 10) / 10;
+          stages.total = stages.to_first_audio;
+        } else stages.total = stages.to_game_output ?? ms();
+        deps.metrics?.observe({ ...stages, ...reply.stages });
+        if (stages.to_first_audio !== undefined) await deps.game.recordSpokenStages(user.id, input, { ...stages, ...reply.stages });
       }, (err: unknown) => {
         if (deps.metrics) deps.metrics.errors++;
         if (err instanceof GameError) send(c, { type: 'ERROR_MESSAGE', message: err.message });

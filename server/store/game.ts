@@ -245,6 +245,21 @@ export class GameRepo {
     return r.rows.map((row) => TranscriptLine.parse(row.line));
   }
 
+  /** Merges timings known only once the reply was spoken into the turn's transcript line (among the run's latest). */
+  async addTranscriptStages(playerStoryId: string, inputId: string, stages: Readonly<Record<string, number>>): Promise<boolean> {
+    if (!isUuid(playerStoryId)) return false;
+    const r = await this.#db.query<{ seq: number; line: unknown }>(
+      'SELECT seq, line FROM player_story_transcripts WHERE player_story_id = $1 ORDER BY seq DESC LIMIT 8', [playerStoryId]);
+    for (const row of r.rows) {
+      const line = TranscriptLine.parse(row.line);
+      if (line.kind !== 'event' || line.event.type !== 'turn' || line.event.input_id !== inputId) continue;
+      const merged = { ...line, stages: { ...line.stages, ...stages } };
+      await this.#db.query('UPDATE player_story_transcripts SET line = $3::json WHERE player_story_id = $1 AND seq = $2', [playerStoryId, row.seq, json(merged)]);
+      return true;
+    }
+    return false;
+  }
+
   /** The user's runs of a story for the launch screen, newest first. */
   async latestRuns(userId: string, storyId: string, limit = 20): Promise<RunSummaryRow[]> {
     if (!isUuid(storyId)) return [];
