@@ -153,6 +153,9 @@ describe('voices and prosody', () => {
     ]);
     expect(splitSentences('  ')).toEqual([]);
     expect(splitSentences('Quoi ? Vraiment ! Bon.')).toEqual(['Quoi ? Vraiment ! Bon.']);
+    expect(splitSentences('« Attention ! » Nous partirons à l’aube, avec ou sans vous.')).toEqual([
+      '« Attention ! »', 'Nous partirons à l’aube, avec ou sans vous.',
+    ]);
     const long = `${'word, '.repeat(80)}end.`;
     expect(splitSentences(long).every((s) => s.length <= 220)).toBe(true);
   });

@@ -8,8 +8,9 @@ export function splitSentences(text: string): string[] {
   const clean = text.replace(/\s+/g, ' ').trim();
   if (clean === '') return [];
   const out: string[] = [];
-  // A sentence ends with . ! ? … (possibly repeated, possibly followed by closing quotes) and then a space.
-  const re = /[.!?…]+["'»”’)]*(?=\s|$)/g;
+  // A sentence ends with . ! ? … (possibly repeated, possibly followed by closing quotes, the French » after a space)
+  // and then a space.
+  const re = /[.!?…]+(?: ?»)?["'»”’)]*(?=\s|$)/g;
   let start = 0;
   for (let m = re.exec(clean); m; m = re.exec(clean)) {
     const end = m.index + m[0].length;
