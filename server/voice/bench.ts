@@ -1,10 +1,14 @@
 // Voice benchmark: recognition accuracy and latency over the audio fixtures (both recogniser modes), false accepts
 // on out-of-story speech, eSpeak time per sentence, MP3 encoding time. Prints JSON.
 //   npx tsx server/voice/bench.ts [--dir fixtures/audio] [--modes long-lived,per-request]
+// The measuring code is exported (measureRecognition, measureSynthesis) for `npm run bench -- voice`
+// (scripts/bench/voice.ts); the command line above only runs when this file is the entry point.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { momentSentences, momentVocabulary } from '../game/vocabulary.js';
-import { resample, toFloat32, toInt16 } from './audio.js';
+import { decodeSpeech, resample, toFloat32, toInt16 } from './audio.js';
 import { EspeakSynthesizer } from './espeak.js';
 import { EspeakEngine } from './espeak-engine.js';
 import { decisionKey, loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
@@ -12,7 +16,8 @@ import { encodeMp3 } from './mp3.js';
 import { PocketsphinxTranscriber } from './pocketsphinx.js';
 import { encodeWav } from './wav.js';
 
-type Clip = { file: string; format: 'wav' | 'mp3'; voice: string; text: string; story: string; plan: string; line: number };
+export type Clip = { file: string; format: 'wav' | 'mp3'; voice: string; text: string; story: string; plan: string; line: number; clipSeconds: number };
+export type RecognizerMode = 'long-lived' | 'per-request';
 
 const OUT_OF_STORY = ['Banana pancakes tomorrow', 'I like to watch football on television', 'My cat is sleeping on the sofa', 'Can you play some music please', 'Turn off the computer'];
 
@@ -21,7 +26,8 @@ const pct = (xs: number[], p: number): number => {
   return Math.round(s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? 0);
 };
 
-function clips(dir: string): Clip[] {
+/** The English clips of the audio fixtures (fixtures/audio/<story>/en/*.json sidecars), WAV and MP3. */
+export function clips(dir: string): Clip[] {
   const out: Clip[] = [];
   for (const story of readdirSync(dir).sort()) {
     const en = join(dir, story, 'en');
@@ -32,32 +38,68 @@ function clips(dir: string): Clip[] {
       continue;
     }
     for (const f of files) {
-      const meta = JSON.parse(readFileSync(join(en, f), 'utf8')) as { text: string; plan: string; line: number; voice: { id: string }; files: Record<string, string> };
+      const meta = JSON.parse(readFileSync(join(en, f), 'utf8')) as { text: string; plan: string; line: number; seconds: number; voice: { id: string }; files: Record<string, string> };
       for (const format of ['wav', 'mp3'] as const) {
         const file = meta.files[format];
-        if (file) out.push({ file: join(en, file), format, voice: meta.voice.id, text: meta.text, story, plan: meta.plan, line: meta.line });
+        if (file) out.push({ file: join(en, file), format, voice: meta.voice.id, text: meta.text, story, plan: meta.plan, line: meta.line, clipSeconds: meta.seconds });
       }
     }
   }
   return out;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const arg = (name: string, dflt: string): string => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? (argv[i + 1] ?? dflt) : dflt;
-  };
-  const dir = resolve(arg('--dir', 'fixtures/audio'));
-  const storiesDir = resolve('fixtures/stories');
-  const modes = arg('--modes', 'long-lived,per-request').split(',') as ('long-lived' | 'per-request')[];
+export type RecognitionOptions = {
+  /** The audio fixtures (fixtures/audio). */
+  dir: string;
+  /** The fixture stories (fixtures/stories). */
+  storiesDir: string;
+  modes: readonly RecognizerMode[];
+  poolSize?: number;
+  /** Progress lines (stderr). */
+  progress?: (msg: string) => void;
+};
+
+export type ModeResult = {
+  accuracy: number;
+  right: number;
+  clips: number;
+  by_voice: Record<string, string>;
+  by_voice_accuracy: Record<string, number>;
+  latency_ms: { p50: number; p90: number; max: number };
+  /** Recognition time / audio seconds (the decoded clip, its 1 s of silence included), over all clips. */
+  real_time_factor: number;
+  real_time_factor_by_clip: { p50: number; p90: number; max: number };
+  out_of_story_false_accepts: string;
+  out_of_story_false_accept_count: number;
+  out_of_story_tries: number;
+  processes_started: number;
+};
+
+const r3 = (v: number): number => Math.round(v * 1000) / 1000;
+const pct3 = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return r3(s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? 0);
+};
+
+/**
+ * Recognises every English clip of the fixtures with pocketsphinx in each mode, with the grammar of the moment the
+ * clip is said in (its sentences, vocabulary and decoys), and counts a clip right when the scripted brain decides
+ * the same from the recognised words as from the typed line. Also tries out-of-story sentences (eSpeak, clean voice)
+ * in every moment: a false accept is one that makes the brain match something.
+ */
+export async function measureRecognition(opts: RecognitionOptions): Promise<Record<string, unknown>> {
+  const { dir, storiesDir, modes } = opts;
   const all = clips(dir);
   const stories = new Map(['lantern-keeper', 'clockwork-siege'].map((s) => [s, loadFixtureStory(storiesDir, s)]));
-  const contexts = all.map((c) => {
+  const contexts = await Promise.all(all.map(async (c) => {
     const story = stories.get(c.story);
     if (!story) throw new Error(`unknown story ${c.story}`);
     const state = stateBeforeLine(storiesDir, story, c.story, c.plan, c.line);
-    return { clip: c, story, state, sentences: momentSentences(story, state, 'english'), vocabulary: momentVocabulary(story, state, 'english'), decoys: story.decoys?.en ?? [] };
-  });
+    const bytes = readFileSync(c.file);
+    const decoded = await decodeSpeech({ bytes, format: c.format });
+    const audioSeconds = decoded.ok ? decoded.seconds : c.clipSeconds;
+    return { clip: c, bytes, audioSeconds, story, state, sentences: momentSentences(story, state, 'english'), vocabulary: momentVocabulary(story, state, 'english'), decoys: story.decoys?.en ?? [] };
+  }));
   const report: Record<string, unknown> = { clips: all.length, dir };
 
   // Out-of-story sentences, spoken by the clean fixture voice, tried in every moment the clips are said in.
@@ -71,69 +113,145 @@ async function main(argv: string[]): Promise<void> {
   const moments = [...new Map(contexts.map((c) => [JSON.stringify(c.vocabulary), c])).values()];
 
   for (const mode of modes) {
-    const stt = new PocketsphinxTranscriber({ mode, poolSize: 2 });
-    for (const m of moments) await stt.prepare(m.vocabulary, m.decoys, m.sentences);
-    const latency: number[] = [];
-    const byVoice: Record<string, { n: number; right: number }> = {};
-    let right = 0;
-    for (const c of contexts) {
-      const bytes = readFileSync(c.clip.file);
-      const t0 = performance.now();
-      const r = await stt.transcribe({ audio: { bytes, format: c.clip.format }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
-      latency.push(performance.now() - t0);
-      const ok = decisionKey(c.story, c.state, c.clip.text) === decisionKey(c.story, c.state, r.ok ? r.text : '');
-      const k = `${c.clip.voice}.${c.clip.format}`;
-      byVoice[k] ??= { n: 0, right: 0 };
-      byVoice[k].n++;
-      if (ok) {
-        right++;
-        byVoice[k].right++;
+    opts.progress?.(`recognition (${mode}): ${contexts.length} clips, ${oos.length * moments.length} out-of-story tries`);
+    const stt = new PocketsphinxTranscriber({ mode, poolSize: opts.poolSize ?? 2 });
+    try {
+      for (const m of moments) await stt.prepare(m.vocabulary, m.decoys, m.sentences);
+      const latency: number[] = [];
+      const rtf: number[] = [];
+      let recognitionMs = 0;
+      let audioSeconds = 0;
+      const byVoice: Record<string, { n: number; right: number }> = {};
+      let right = 0;
+      for (const c of contexts) {
+        const t0 = performance.now();
+        const r = await stt.transcribe({ audio: { bytes: c.bytes, format: c.clip.format }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
+        const ms = performance.now() - t0;
+        latency.push(ms);
+        rtf.push(ms / 1000 / c.audioSeconds);
+        recognitionMs += ms;
+        audioSeconds += c.audioSeconds;
+        const ok = decisionKey(c.story, c.state, c.clip.text) === decisionKey(c.story, c.state, r.ok ? r.text : '');
+        const k = `${c.clip.voice}.${c.clip.format}`;
+        byVoice[k] ??= { n: 0, right: 0 };
+        byVoice[k].n++;
+        if (ok) {
+          right++;
+          byVoice[k].right++;
+        }
       }
-    }
-    let falseAccepts = 0;
-    let tries = 0;
-    for (const o of oos) {
-      for (const m of moments) {
-        const r = await stt.transcribe({ audio: { bytes: o.wav, format: 'wav' }, language: 'english', sentences: m.sentences, vocabulary: m.vocabulary, decoys: m.decoys });
-        tries++;
-        // A false accept: the words heard make the brain match something (an answer, branch, name...).
-        const heard = r.ok ? r.text : '';
-        const matched = (JSON.parse(decisionKey(m.story, m.state, heard)) as unknown[])[0];
-        if (matched !== '' && decisionKey(m.story, m.state, heard) !== decisionKey(m.story, m.state, '')) falseAccepts++;
+      let falseAccepts = 0;
+      let tries = 0;
+      for (const o of oos) {
+        for (const m of moments) {
+          const r = await stt.transcribe({ audio: { bytes: o.wav, format: 'wav' }, language: 'english', sentences: m.sentences, vocabulary: m.vocabulary, decoys: m.decoys });
+          tries++;
+          // A false accept: the words heard make the brain match something (an answer, branch, name...).
+          const heard = r.ok ? r.text : '';
+          const matched = (JSON.parse(decisionKey(m.story, m.state, heard)) as unknown[])[0];
+          if (matched !== '' && decisionKey(m.story, m.state, heard) !== decisionKey(m.story, m.state, '')) falseAccepts++;
+        }
       }
+      const result: ModeResult = {
+        accuracy: r3(right / contexts.length),
+        right,
+        clips: contexts.length,
+        by_voice: Object.fromEntries(Object.entries(byVoice).map(([k, v]) => [k, `${v.right}/${v.n}`])),
+        by_voice_accuracy: Object.fromEntries(Object.entries(byVoice).map(([k, v]) => [k, r3(v.right / v.n)])),
+        latency_ms: { p50: pct(latency, 0.5), p90: pct(latency, 0.9), max: pct(latency, 1) },
+        real_time_factor: r3(recognitionMs / 1000 / Math.max(1e-9, audioSeconds)),
+        real_time_factor_by_clip: { p50: pct3(rtf, 0.5), p90: pct3(rtf, 0.9), max: pct3(rtf, 1) },
+        out_of_story_false_accepts: `${falseAccepts}/${tries}`,
+        out_of_story_false_accept_count: falseAccepts,
+        out_of_story_tries: tries,
+        processes_started: stt.spawned,
+      };
+      report[mode] = result;
+    } finally {
+      await stt.close();
     }
-    report[mode] = {
-      accuracy: Math.round((right / contexts.length) * 1000) / 1000,
-      by_voice: Object.fromEntries(Object.entries(byVoice).map(([k, v]) => [k, `${v.right}/${v.n}`])),
-      latency_ms: { p50: pct(latency, 0.5), p90: pct(latency, 0.9), max: pct(latency, 1) },
-      out_of_story_false_accepts: `${falseAccepts}/${tries}`,
-      processes_started: stt.spawned,
-    };
-    await stt.close();
   }
+  return report;
+}
 
-  // Text to speech: warm eSpeak in its worker, per sentence.
+/** The texts of the fixture clips (one per line said), in order: what the synthesis benchmark speaks. */
+export function fixtureLines(dir: string): string[] {
+  return [...new Set(clips(dir).map((c) => c.text))];
+}
+
+/**
+ * Text to speech with the eSpeak synthesizer (its worker, MP3 per sentence), warm: each line is spoken once to warm
+ * up, then `rounds` more times. Real-time factor = synthesis time / seconds of audio produced (and with the MP3
+ * encoding added); first-chunk time is from asking to the first MP3 chunk of the line.
+ */
+export async function measureSynthesis(lines: readonly string[], rounds = 1): Promise<Record<string, unknown>> {
   const tts = new EspeakSynthesizer();
-  await tts.ready;
-  const lines = contexts.slice(0, 20).map((c) => c.clip.text);
-  const firstChunk: number[] = [];
-  for (const text of [...lines, ...lines]) {
-    const t0 = performance.now();
-    for await (const _chunk of tts.speak({ text, language: 'english', emotion: 'normal', intensity: 1, speaker: text })) {
-      firstChunk.push(performance.now() - t0);
-      break;
+  try {
+    await tts.ready;
+    const firstChunk: number[] = [];
+    const synthMs: number[] = [];
+    const encodeMs: number[] = [];
+    const seconds: number[] = [];
+    const wallMs: number[] = [];
+    for (let round = 0; round <= rounds; round++) {
+      for (const text of lines) {
+        // timings lists the latest sentences made: emptied first, it holds this line's alone (a line is short).
+        tts.timings.length = 0;
+        const t0 = performance.now();
+        let first = -1;
+        for await (const _chunk of tts.speak({ text, language: 'english', emotion: 'normal', intensity: 1, speaker: text })) {
+          if (first < 0) first = performance.now() - t0;
+        }
+        const wall = performance.now() - t0;
+        if (round === 0) continue;
+        const mine = [...tts.timings];
+        if (first >= 0) firstChunk.push(first);
+        wallMs.push(wall);
+        for (const t of mine) {
+          synthMs.push(t.synthMs);
+          encodeMs.push(t.encodeMs);
+          seconds.push(t.seconds);
+        }
+      }
     }
+    const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+    const audioS = Math.max(1e-9, sum(seconds));
+    return {
+      lines: lines.length,
+      rounds,
+      sentences: seconds.length,
+      audio_seconds: r3(audioS),
+      /** Synthesis time / seconds of audio produced. */
+      real_time_factor: r3(sum(synthMs) / 1000 / audioS),
+      real_time_factor_with_mp3: r3((sum(synthMs) + sum(encodeMs)) / 1000 / audioS),
+      /** Wall time of whole lines (queueing and the worker round trip included) / their seconds of audio. */
+      real_time_factor_wall: r3(sum(wallMs) / 1000 / audioS),
+      synth_ms_per_sentence: { p50: pct(synthMs, 0.5), p90: pct(synthMs, 0.9), max: pct(synthMs, 1) },
+      mp3_encode_ms_per_sentence: { p50: pct(encodeMs, 0.5), p90: pct(encodeMs, 0.9) },
+      first_chunk_ms: { p50: pct(firstChunk, 0.5), p90: pct(firstChunk, 0.9), max: pct(firstChunk, 1) },
+      sentence_seconds_p50: r3(pct(seconds.map((s) => s * 1000), 0.5) / 1000),
+    };
+  } finally {
+    await tts.close();
   }
-  const warm = tts.timings.slice(-20);
-  report.tts = {
-    synth_ms_per_sentence: { p50: pct(warm.map((t) => t.synthMs), 0.5), p90: pct(warm.map((t) => t.synthMs), 0.9) },
-    mp3_encode_ms_per_sentence: { p50: pct(warm.map((t) => t.encodeMs), 0.5), p90: pct(warm.map((t) => t.encodeMs), 0.9) },
-    first_chunk_ms: { p50: pct(firstChunk.slice(-20), 0.5), p90: pct(firstChunk.slice(-20), 0.9) },
-    sentence_seconds_p50: Math.round(pct(warm.map((t) => t.seconds * 1000), 0.5)) / 1000,
+}
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (name: string, dflt: string): string => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? (argv[i + 1] ?? dflt) : dflt;
   };
-  await tts.close();
+  const dir = resolve(arg('--dir', 'fixtures/audio'));
+  const storiesDir = resolve('fixtures/stories');
+  const modes = arg('--modes', 'long-lived,per-request').split(',') as RecognizerMode[];
+  const report = await measureRecognition({ dir, storiesDir, modes });
+
+  // Text to speech: warm eSpeak in its worker, per sentence (20 fixture lines, twice after a warm-up round).
+  const lines = clips(dir).slice(0, 20).map((c) => c.text);
+  report.tts = await measureSynthesis(lines, 2);
 
   // MP3 encoding on this thread, 5 s of speech-like audio at 22,050 Hz, warm.
+  const engine = await EspeakEngine.create();
   const speech = toInt16(toFloat32(engine.synth(lines.join(' '), { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 })).subarray(0, 5 * 22050));
   for (let i = 0; i < 3; i++) encodeMp3(speech, 22050, 64);
   const enc: number[] = [];
@@ -146,4 +264,4 @@ async function main(argv: string[]): Promise<void> {
   console.log(JSON.stringify(report, null, 2));
 }
 
-await main(process.argv.slice(2));
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));

@@ -1,0 +1,338 @@
+// Voice, with the embedded offline providers (pocketsphinx speech recognition from apt, eSpeak NG WASM speech):
+//   1. spoken-turn latency over the real protocol: from sending a USER_INPUT that carries a recorded answer (a
+//      committed WAV clip, no transcription) to the first AUDIO_ANSWER byte for that input, p50/p95, at 1 player and
+//      at 20 concurrent players (one socket each), against the real server in a child process with VOICE on; plus
+//      the server's own stage timings (GET /metrics: stt, brain, tts_first_byte, total);
+//   2. real-time factors in this process: pocketsphinx recognition time / audio seconds over the fixture clips, and
+//      eSpeak synthesis time / audio seconds produced over the fixture lines;
+//   3. recognition accuracy over the audio fixtures (server/voice/bench.ts measureRecognition): share of clips the
+//      scripted brain decides the same from as from the typed line, per voice, and out-of-story false accepts.
+// Goals are reported as data, never asserted. `npm run bench -- voice` (about 3 to 4 minutes on 2 cores).
+// Knobs (environment): BENCH_VOICE_TURNS (40 measured turns at 1 player), BENCH_VOICE_WARMUP (4),
+// BENCH_VOICE_PLAYERS (20), BENCH_VOICE_TURNS_EACH (5 measured turns per player at that level),
+// BENCH_VOICE_STT_MODES (per-request: the server's default; add long-lived to compare), BENCH_VOICE_TTS_ROUNDS (1).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { GameSocket } from '../../cli/lib/game-client.js';
+import { decodeSpeech } from '../../server/voice/audio.js';
+import { fixtureLines, measureRecognition, measureSynthesis, type ModeResult, type RecognizerMode } from '../../server/voice/bench.js';
+import { isPocketsphinxAvailable } from '../../server/voice/pocketsphinx.js';
+import { speechFrames } from '../../server/voice/vad.js';
+import { startChild, type BenchChild } from './lib/child.js';
+import { closeAgents } from './lib/http.js';
+import { pool } from './lib/load.js';
+import { newRun, signUp, type Player } from './lib/players.js';
+import { round, summarize } from './lib/stats.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const STORY_DIR = join(ROOT, 'fixtures/stories');
+const AUDIO_DIR = join(ROOT, 'fixtures/audio');
+const STORY = 'lantern-keeper';
+const CLIP_DIR = join(AUDIO_DIR, STORY, 'en');
+/** Two questions of the Learn moment "The Keeper's Log" that never complete it (a third fact is needed). */
+const CLIPS = ['dead-end.en.l3.m3-175-50', 'dead-end.en.l6.m3-175-50'];
+/** A run is lost after 20 interactions: a new one every this many spoken turns. */
+const TURNS_PER_RUN = 15;
+const TURN_TIMEOUT_MS = 30_000;
+/** After the first AUDIO_ANSWER chunk, the rest of the spoken answer is awaited until no chunk came for this long. */
+const AUDIO_QUIET_MS = 300;
+const GOAL = { p50_ms: 250, p95_ms: 400, at_players: 1 };
+const ACCURACY_GOAL = 0.97;
+const STAGES = ['stt', 'brain', 'tts_first_byte', 'total'] as const;
+
+function envNumber(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got '${v}'`);
+  return n;
+}
+
+const log = (msg: string): void => {
+  process.stderr.write(`bench: voice: ${msg}\n`);
+};
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+type Clip = { name: string; text: string; bytes: Uint8Array; speechSeconds: number; audioSeconds: number };
+
+async function loadClip(name: string): Promise<Clip> {
+  const meta = JSON.parse(readFileSync(join(CLIP_DIR, `${name}.json`), 'utf8')) as { text: string };
+  const bytes = new Uint8Array(readFileSync(join(CLIP_DIR, `${name}.wav`)));
+  const decoded = await decodeSpeech({ bytes, format: 'wav' });
+  if (!decoded.ok) throw new Error(`${name}.wav: ${decoded.message}`);
+  // Speech: from the first to the last frame the server's voice-activity detector counts as speech (the fixture WAVs
+  // carry 0.5 s of silence on each side).
+  const voiced = speechFrames(decoded.samples);
+  const first = voiced.indexOf(true);
+  const last = voiced.lastIndexOf(true);
+  const frameS = decoded.samples.length / 16000 / Math.max(1, voiced.length);
+  const speechSeconds = first < 0 ? 0 : round((last - first + 1) * frameS, 3);
+  return { name, text: meta.text, bytes, speechSeconds, audioSeconds: round(decoded.seconds, 3) };
+}
+
+/** One player on its own socket: first AUDIO_ANSWER chunk per input, and the time the last chunk came. */
+class VoicePlayer {
+  readonly firstAudio = new Map<string, number>();
+  lastAudioAt = 0;
+  turnsInRun = 0;
+  waiter: { inputId: string; resolve: () => void } | null = null;
+
+  constructor(readonly player: Player, readonly socket: GameSocket) {
+    socket.raw.on('error', () => undefined);
+    socket.onAudio = (chunk) => {
+      this.lastAudioAt = chunk.atMs;
+      const id = chunk.header.input_id;
+      if (!this.firstAudio.has(id)) this.firstAudio.set(id, chunk.atMs);
+      if (this.waiter?.inputId === id) this.waiter.resolve();
+      // Only the times matter: the socket's own list of chunks would grow for the whole bench.
+      socket.audio.length = 0;
+    };
+  }
+
+  /** Waits for the first audio of `inputId` (at most `ms`), then until the spoken answer goes quiet. */
+  async drainAudio(inputId: string, ms: number): Promise<number | null> {
+    if (!this.firstAudio.has(inputId)) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.waiter = null;
+          resolve();
+        }, ms);
+        this.waiter = { inputId, resolve: () => {
+          clearTimeout(timer);
+          this.waiter = null;
+          resolve();
+        } };
+      });
+    }
+    const first = this.firstAudio.get(inputId) ?? null;
+    this.firstAudio.delete(inputId);
+    const deadline = performance.now() + 15_000;
+    while (performance.now() < deadline && performance.now() - this.lastAudioAt < AUDIO_QUIET_MS) await sleep(AUDIO_QUIET_MS / 3);
+    return first;
+  }
+
+  /** A new run, then its starting dialogues until a moment waits for the player (the first moment is a monologue). */
+  async startRun(baseUrl: string): Promise<void> {
+    await newRun(baseUrl, this.player, TURN_TIMEOUT_MS);
+    this.turnsInRun = 0;
+    for (let i = 0; i < 4; i++) {
+      const r = await this.socket.send({ player_story_id: this.player.runId, is_starting_dialogue: true }, undefined, TURN_TIMEOUT_MS);
+      if (r.error) throw new Error(`starting dialogue: ${r.error}`);
+      await this.drainAudio(r.input_id, 5_000);
+      const last = r.outputs.at(-1);
+      if (!last) throw new Error('starting dialogue: no GAME_OUTPUT');
+      if (last.loop_status !== 'loopStatusOnGoing') throw new Error(`starting dialogue: run is ${last.loop_status}`);
+      if (!last.complete_the_moment) return;
+    }
+    throw new Error('starting dialogues: no moment waits for the player after 4');
+  }
+
+  /** One spoken turn: the clip as WAV, no transcription. Latency from just before sending to the first audio byte. */
+  async speak(baseUrl: string, clip: Clip): Promise<{ ms: number | null; error: string | null; toOutputMs: number }> {
+    if (this.turnsInRun >= TURNS_PER_RUN || this.player.over) await this.startRun(baseUrl);
+    this.turnsInRun++;
+    const sentAt = performance.now();
+    const r = await this.socket.send({ player_story_id: this.player.runId, is_starting_dialogue: false, audio_format: 'wav' }, clip.bytes, TURN_TIMEOUT_MS);
+    if (r.error) {
+      if (/run is over|lost|ended/i.test(r.error)) this.player.over = true;
+      return { ms: null, error: r.error.replace(/[0-9a-f-]{36}/g, '<id>').slice(0, 80), toOutputMs: r.lastOutputMs };
+    }
+    const last = r.outputs.at(-1);
+    if (last) {
+      this.player.over = last.loop_status !== 'loopStatusOnGoing';
+      // A completed moment would change what the clips mean: start over.
+      if (last.complete_the_moment) this.player.over = true;
+    }
+    const first = await this.drainAudio(r.input_id, 10_000);
+    if (first === null) return { ms: null, error: 'no AUDIO_ANSWER', toOutputMs: r.lastOutputMs };
+    return { ms: first - sentAt, error: null, toOutputMs: r.lastOutputMs };
+  }
+}
+
+type StageFigures = Record<string, { p50_ms: number | null; p95_ms: number | null; p99_ms: number | null; count: number; sum_ms: number }>;
+
+async function scrapeStages(baseUrl: string): Promise<StageFigures> {
+  const res = await fetch(`${baseUrl}/metrics`);
+  if (!res.ok) throw new Error(`GET /metrics: HTTP ${res.status}`);
+  const text = await res.text();
+  const out: StageFigures = {};
+  for (const stage of STAGES) {
+    const q = (quantile: string): number | null => {
+      const m = new RegExp(`^looptale_turn_stage_seconds\\{stage="${stage}",quantile="${quantile}"\\} (\\S+)$`, 'm').exec(text);
+      return m?.[1] === undefined ? null : round(Number(m[1]) * 1000, 1);
+    };
+    const one = (suffix: string): number => Number(new RegExp(`^looptale_turn_stage_seconds_${suffix}\\{stage="${stage}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    out[stage] = { p50_ms: q('0.5'), p95_ms: q('0.95'), p99_ms: q('0.99'), count: one('count'), sum_ms: round(one('sum') * 1000, 1) };
+  }
+  return out;
+}
+
+/** The server's stage figures: its quantiles (over every turn it has seen so far, warm-up and starting dialogues
+ *  included) and the mean over this phase alone (sum and count differences). */
+function phaseStages(before: StageFigures, after: StageFigures): Record<string, unknown> {
+  return Object.fromEntries(STAGES.map((s) => {
+    const a = after[s];
+    const b = before[s];
+    const n = (a?.count ?? 0) - (b?.count ?? 0);
+    const mean = n > 0 ? round(((a?.sum_ms ?? 0) - (b?.sum_ms ?? 0)) / n, 1) : null;
+    return [s, { phase_mean_ms: mean, phase_turns: n, server_p50_ms: a?.p50_ms ?? null, server_p95_ms: a?.p95_ms ?? null, server_p99_ms: a?.p99_ms ?? null }];
+  }));
+}
+
+function countErrors(errors: (string | null)[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of errors) if (e) out[e] = (out[e] ?? 0) + 1;
+  return out;
+}
+
+async function latencyPhase(baseUrl: string, clips: readonly Clip[], players: readonly Player[], opts: { turns: number; warmup: number; playersAtTop: number; turnsEach: number }): Promise<Record<string, unknown>> {
+  const sockets: VoicePlayer[] = [];
+  try {
+    for (const p of players) sockets.push(new VoicePlayer(p, await GameSocket.connect(baseUrl, p.token, { timeoutMs: 10_000 })));
+    const one = sockets[0];
+    if (!one) throw new Error('no player');
+    const clipAt = (i: number): Clip => clips[i % clips.length] as Clip;
+
+    log(`1 player: ${opts.warmup} warm-up turns, then ${opts.turns} measured`);
+    await one.startRun(baseUrl);
+    for (let i = 0; i < opts.warmup; i++) await one.speak(baseUrl, clipAt(i));
+    const s0 = await scrapeStages(baseUrl);
+    const t1 = performance.now();
+    const single: { ms: number | null; error: string | null; toOutputMs: number }[] = [];
+    for (let i = 0; i < opts.turns; i++) single.push(await one.speak(baseUrl, clipAt(i)));
+    const singleWall = (performance.now() - t1) / 1000;
+    const s1 = await scrapeStages(baseUrl);
+
+    const n = Math.min(opts.playersAtTop, sockets.length);
+    log(`${n} players: fresh runs, then ${opts.turnsEach} measured turns each, all at once`);
+    const group = sockets.slice(0, n);
+    await pool(group, 4, (v) => v.startRun(baseUrl));
+    const s2 = await scrapeStages(baseUrl);
+    const t2 = performance.now();
+    const many = (await Promise.all(group.map(async (v, k) => {
+      const rs: { ms: number | null; error: string | null; toOutputMs: number }[] = [];
+      for (let i = 0; i < opts.turnsEach; i++) rs.push(await v.speak(baseUrl, clipAt(i + k)));
+      return rs;
+    }))).flat();
+    const manyWall = (performance.now() - t2) / 1000;
+    const s3 = await scrapeStages(baseUrl);
+
+    const figures = (rs: typeof single, wall: number, before: StageFigures, after: StageFigures): Record<string, unknown> => {
+      const ok = rs.flatMap((r) => (r.ms === null ? [] : [r.ms]));
+      return {
+        turns: rs.length,
+        answered: ok.length,
+        wall_s: round(wall, 1),
+        first_audio_byte_ms: summarize(ok),
+        /** From sending to the turn's last GAME_OUTPUT (the text answer, before speech synthesis). */
+        game_output_ms: summarize(rs.flatMap((r) => (r.error === null && r.toOutputMs >= 0 ? [r.toOutputMs] : []))),
+        errors: countErrors(rs.map((r) => r.error)),
+        server_stages: phaseStages(before, after),
+      };
+    };
+    const at1 = figures(single, singleWall, s0, s1);
+    const atN = figures(many, manyWall, s2, s3);
+    const sum1 = at1.first_audio_byte_ms as ReturnType<typeof summarize>;
+    const errors1 = Object.keys(at1.errors as Record<string, number>).length;
+    return {
+      '1': at1,
+      [String(n)]: atN,
+      goal: GOAL,
+      met: sum1.p50 !== null && sum1.p95 !== null && sum1.p50 <= GOAL.p50_ms && sum1.p95 <= GOAL.p95_ms && errors1 === 0,
+      server_metrics_at_end: s3,
+    };
+  } finally {
+    await Promise.all(sockets.map((v) => v.socket.close().catch(() => undefined)));
+  }
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const available = await isPocketsphinxAvailable();
+  if (!available.ok) return { name: 'voice', skipped: 'pocketsphinx not installed (apt-get install pocketsphinx pocketsphinx-en-us)', missing: available.missing };
+  const turns = Math.round(envNumber('BENCH_VOICE_TURNS', 40));
+  const warmup = Math.round(envNumber('BENCH_VOICE_WARMUP', 4));
+  const playersAtTop = Math.max(1, Math.round(envNumber('BENCH_VOICE_PLAYERS', 20)));
+  const turnsEach = Math.round(envNumber('BENCH_VOICE_TURNS_EACH', 5));
+  const ttsRounds = Math.max(1, Math.round(envNumber('BENCH_VOICE_TTS_ROUNDS', 1)));
+  const modes = (process.env.BENCH_VOICE_STT_MODES ?? 'per-request').split(',').map((s) => s.trim()) as RecognizerMode[];
+  if (modes.some((m) => m !== 'per-request' && m !== 'long-lived')) throw new Error(`BENCH_VOICE_STT_MODES lists per-request and/or long-lived, got '${process.env.BENCH_VOICE_STT_MODES ?? ''}'`);
+
+  const began = performance.now();
+  const loadBefore = os.loadavg();
+  const clips = await Promise.all(CLIPS.map(loadClip));
+  const storyId = (JSON.parse(readFileSync(join(STORY_DIR, STORY, 'story.json'), 'utf8')) as { id: string }).id;
+  const dataDir = mkdtempSync(join(tmpdir(), 'looptale-bench-voice-'));
+  const serverEnv: Record<string, string> = {
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production',
+    SEED_STORIES: 'true', STORIES_DIR: STORY_DIR,
+    VOICE: 'on', STT_PROVIDER: 'pocketsphinx', TTS_PROVIDER: 'espeak', STT_BASE_URL: '', TTS_BASE_URL: '',
+  };
+  let child: BenchChild | null = null;
+  let latency: Record<string, unknown>;
+  let logLines: number;
+  let setup: Record<string, unknown>;
+  try {
+    log('starting the server (child process, VOICE on: pocketsphinx + eSpeak)');
+    child = await startChild('looptale', 'looptale', serverEnv);
+    const url = child.url;
+    log(`signing up ${playersAtTop} players`);
+    const tag = Date.now().toString(36);
+    const t0 = performance.now();
+    const signed = await pool(Array.from({ length: playersAtTop }, (_, i) => i), 4, (i) => signUp(url, i, tag, storyId, 30_000));
+    setup = { players: playersAtTop, signup_s: round((performance.now() - t0) / 1000, 1) };
+    latency = await latencyPhase(url, clips, signed.map((s) => s.player), { turns, warmup, playersAtTop, turnsEach });
+    logLines = child.logLines();
+  } finally {
+    await child?.stop().catch(() => undefined);
+    closeAgents();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  // In this process, with the server gone: real-time factors and accuracy over the fixtures.
+  const recognition = await measureRecognition({ dir: AUDIO_DIR, storiesDir: STORY_DIR, modes, progress: log });
+  log(`synthesis: eSpeak over the fixture lines (${ttsRounds} round(s) after a warm-up)`);
+  const synthesis = await measureSynthesis(fixtureLines(AUDIO_DIR), ttsRounds);
+  const main = recognition[modes[0] ?? 'per-request'] as ModeResult;
+
+  return {
+    name: 'voice',
+    setup: {
+      ...setup,
+      story: STORY,
+      moment: "The Keeper's Log (Learn)",
+      clips: clips.map((c) => ({ file: `fixtures/audio/${STORY}/en/${c.name}.wav`, text: c.text, speech_seconds: c.speechSeconds, clip_seconds: c.audioSeconds })),
+      turns_per_run: TURNS_PER_RUN, warmup_turns: warmup, audio_quiet_ms: AUDIO_QUIET_MS,
+      server_env: { ...serverEnv, DATA_DIR: '<temp dir>' },
+    },
+    latency: {
+      measure: 'USER_INPUT with a WAV answer (no transcription) sent -> first AUDIO_ANSWER chunk for its input_id, ms',
+      ...latency,
+    },
+    real_time_factor: {
+      stt: {
+        engine: `pocketsphinx (${modes[0] ?? 'per-request'})`,
+        rtf: main.real_time_factor,
+        by_clip: main.real_time_factor_by_clip,
+        latency_ms: main.latency_ms,
+        clips: main.clips,
+      },
+      tts: { engine: 'eSpeak NG (WASM, worker, MP3 per sentence)', ...synthesis },
+    },
+    accuracy: {
+      goal: ACCURACY_GOAL,
+      accuracy: main.accuracy,
+      right: `${main.right}/${main.clips}`,
+      by_voice: main.by_voice,
+      by_voice_accuracy: main.by_voice_accuracy,
+      out_of_story_false_accepts: main.out_of_story_false_accept_count,
+      out_of_story_tries: main.out_of_story_tries,
+      met: main.accuracy >= ACCURACY_GOAL,
+      ...(modes.length > 1 ? { modes: recognition } : {}),
+    },
+    server_log_lines: logLines,
+    machine_load_avg_1m: { before: round(loadBefore[0] ?? 0, 2), after: round(os.loadavg()[0] ?? 0, 2) },
+    total_s: round((performance.now() - began) / 1000, 1),
+  };
+}
