@@ -35,7 +35,7 @@ export function formatLoadReport(r: LoadReport): string {
   const v = r.verification;
   return [
     `${r.options.clients} clients, ${r.options.duration_s} s, ${r.options.mode}, drop rate ${r.options.drop_rate}`,
-    `turns ${r.turns} (${r.turns_per_second}/s), runs ${r.runs}, drops ${r.drops}, reconnects ${r.reconnects}`,
+    `turns ${r.turns} (${r.turns_per_second}/s), runs ${r.runs}, drops ${r.drops}, reconnects ${r.reconnects}, audio not caught (then typed) ${r.stt_not_caught}`,
     `GAME_OUTPUT first: ${lat('game_output_first')}`,
     `GAME_OUTPUT final: ${lat('game_output_final')}`,
     `AUDIO_ANSWER first: ${lat('audio_answer_first')}`,

@@ -11,6 +11,7 @@ import type { GameOutput } from '../../engine/schema/game-output.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
 import { parseTranscript } from '../../engine/sim/transcript.js';
 import { Api, ApiError, GameSocket, type TurnResult } from '../lib/game-client.js';
+import { NOT_CAUGHT } from '../../server/voice/pocketsphinx.js';
 import { scrapeMetrics, serverMetrics, type ServerMetrics } from './server-metrics.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -48,6 +49,8 @@ export type LoadReport = {
   runs: number;
   drops: number;
   reconnects: number;
+  /** Audio turns answered "Sorry, I didn't catch that." (then typed); not errors. */
+  stt_not_caught: number;
   errors: Record<string, number>;
   latency_ms: Record<string, Summary>;
   server_stages_ms: Record<string, Summary>;
@@ -108,6 +111,8 @@ export function loadClips(dir: string): Map<string, { file: string; format: 'wav
 
 export class LoadRunner {
   readonly latencies: Record<string, number[]> = { game_output_first: [], game_output_final: [], audio_answer_first: [] };
+  /** Audio turns the recogniser did not catch ("Sorry, I didn't catch that."): the player then types the line. */
+  notCaught = 0;
   readonly errors: Record<string, number> = {};
   readonly runs: RunRecord[] = [];
   turns = 0;
@@ -156,6 +161,7 @@ export class LoadRunner {
     return {
       options: { clients: this.o.clients, ramp_s: this.o.rampS, duration_s: this.o.durationS, think_time_s: this.o.thinkTimeS, drop_rate: this.o.dropRate, mode: this.o.clips.size ? 'audio' : 'text' },
       turns: this.turns, turns_per_second: Math.round((this.turns / wall) * 10) / 10, runs: this.runs.length, drops: this.drops, reconnects: this.reconnects,
+      stt_not_caught: this.notCaught,
       errors: this.errors,
       latency_ms: Object.fromEntries(Object.entries(this.latencies).map(([k, v]) => [k, summarize(v)])),
       server_stages_ms: stages,
@@ -175,12 +181,23 @@ export class LoadRunner {
     await patiently(() => api.signUp(`load-${i}-${randomUUID()}@example.com`, this.o.password));
     let socket = await GameSocket.connect(this.o.url, api.token ?? '');
     this.connected++;
-    socket.onAudio = null;
+    // First AUDIO_ANSWER of each input, measured from its sending (speech follows the turn's GAME_OUTPUT).
+    const audioWatch = new Map<string, number>();
+    const watchAudio = (sock: GameSocket): void => {
+      sock.onAudio = (chunk) => {
+        const t0 = audioWatch.get(chunk.header.input_id);
+        if (t0 === undefined) return;
+        audioWatch.delete(chunk.header.input_id);
+        this.latencies.audio_answer_first?.push(chunk.atMs - t0);
+      };
+    };
+    watchAudio(socket);
     const reconnect = async (): Promise<void> => {
       this.connected--;
       for (let attempt = 0; attempt < 50; attempt++) {
         try {
           socket = await GameSocket.connect(this.o.url, api.token ?? '');
+          watchAudio(socket);
           this.connected++;
           this.reconnects++;
           return;
@@ -196,7 +213,7 @@ export class LoadRunner {
       for (let attempt = 0; attempt < 5; attempt++) {
         const drop = this.#rand() < this.o.dropRate;
         const t0 = performance.now();
-        const audioSeen = socket.audio.length;
+        audioWatch.set(full.input_id, t0);
         const pending = socket.send(full, audio, 60_000);
         if (drop) {
           this.drops++;
@@ -208,14 +225,17 @@ export class LoadRunner {
           continue; // the pending input is replayed with the same input_id
         }
         this.turns++;
+        if (r.error === NOT_CAUGHT && audio) {
+          this.notCaught++;
+          return r;
+        }
         if (r.error) {
           this.#error(`ERROR_MESSAGE: ${r.error.slice(0, 80)}`);
           return null;
         }
         this.latencies.game_output_first?.push(r.firstOutputMs);
         this.latencies.game_output_final?.push(r.lastOutputMs);
-        const firstAudio = socket.audio.slice(audioSeen).find((c) => c.header.input_id === full.input_id);
-        if (firstAudio) this.latencies.audio_answer_first?.push(firstAudio.atMs - t0);
+        socket.audio.length = 0; // chunks are measured by onAudio; nothing else reads them here
         run.acked.set(full.input_id, r.outputs);
         return r;
       }
@@ -233,10 +253,12 @@ export class LoadRunner {
       const turn = async (text: string | null): Promise<void> => {
         const clip = text ? this.o.clips.get(text) : undefined;
         const audio = clip ? new Uint8Array(readFileSync(clip.file)) : undefined;
-        const r = await send(run, {
+        let r = await send(run, {
           player_story_id: run.id, is_starting_dialogue: text === null,
           ...(text === null ? {} : clip ? { audio_format: clip.format } : { transcription: text }),
         }, audio);
+        // Not caught: the player types the line instead, as the game screen lets them.
+        if (r?.error === NOT_CAUGHT && text !== null) r = await send(run, { player_story_id: run.id, is_starting_dialogue: false, transcription: text });
         const out = r?.outputs.at(-1);
         if (!out) return;
         last = out;
