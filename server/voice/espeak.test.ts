@@ -156,6 +156,11 @@ describe('voices and prosody', () => {
     expect(splitSentences('« Attention ! » Nous partirons à l’aube, avec ou sans vous.')).toEqual([
       '« Attention ! »', 'Nous partirons à l’aube, avec ou sans vous.',
     ]);
+    // The first chunk is cut at its first clause when long enough, so the player hears something sooner.
+    expect(splitSentences("Always at high tide, near midnight. The flame doesn't die, mind you.")).toEqual([
+      'Always at high tide,', 'near midnight.', "The flame doesn't die, mind you.",
+    ]);
+    expect(splitSentences('Yes, come with us!')).toEqual(['Yes, come with us!']);
     const long = `${'word, '.repeat(80)}end.`;
     expect(splitSentences(long).every((s) => s.length <= 220)).toBe(true);
   });

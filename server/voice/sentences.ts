@@ -20,7 +20,20 @@ export function splitSentences(text: string): string[] {
     start = end;
   }
   if (start < clean.length) out.push(clean.slice(start).trim());
-  return mergeShort(out.flatMap(splitLong).filter((s) => /[\p{L}\p{N}]/u.test(s)));
+  return splitFirstClause(mergeShort(out.flatMap(splitLong).filter((s) => /[\p{L}\p{N}]/u.test(s))));
+}
+
+/**
+ * The first chunk is what the player waits for (its MP3 encoding costs ~37 ms per second of speech here), so a first
+ * sentence is cut at its first clause boundary when at least three words come before it and two after:
+ * "Always at high tide, | near midnight." starts playing after about half the work.
+ */
+function splitFirstClause(sentences: string[]): string[] {
+  const [first, ...rest] = sentences;
+  if (first === undefined) return sentences;
+  const m = /^(\S+(?:\s+\S+){2,}?[,;:])\s+(\S+(?:\s+\S+)+)$/u.exec(first);
+  if (!m?.[1] || !m[2]) return sentences;
+  return [m[1], m[2], ...rest];
 }
 
 function splitLong(sentence: string): string[] {
