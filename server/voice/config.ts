@@ -1,6 +1,7 @@
 // Voice configuration: speech-to-text and text-to-speech providers, parsed once from the environment by zod. The
 // defaults run offline with nothing beyond `npm ci` (eSpeak for speech) plus, when installed, Debian's pocketsphinx
 // (English recognition).
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -41,6 +42,8 @@ export const VoiceConfigSchema = z.object({
   TTS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(20_000),
   /** MP3 bitrate of eSpeak replies. */
   TTS_MP3_KBPS: z.coerce.number().int().refine((v) => [32, 40, 48, 56, 64, 80, 96, 112, 128].includes(v), 'must be one of 32, 40, 48, 56, 64, 80, 96, 112, 128').default(64),
+  /** eSpeak worker threads (each ~50 MB); a line goes to the least busy. Default: the CPU count, at most 4. */
+  TTS_WORKERS: z.coerce.number().int().min(1).max(16).default(() => Math.min(4, Math.max(1, availableParallelism()))),
   /** Longer player audio is refused with a clear message. */
   VOICE_MAX_AUDIO_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** Recogniser processes kept running at most (about 15 MB each). */

@@ -6,6 +6,7 @@ import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Logger } from '../log.js';
 import { parseVoiceConfig, type VoiceConfig } from './config.js';
 import { EspeakSynthesizer } from './espeak.js';
+import { EspeakPool } from './espeak-pool.js';
 import { HttpTranscriber } from './http-stt.js';
 import { HttpSynthesizer } from './http-tts.js';
 import { warmUpMp3 } from './mp3.js';
@@ -115,7 +116,7 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
     } else ttsMissing.push('TTS_BASE_URL');
   }
   if (!synthesizer && config.TTS_PROVIDER !== 'none') {
-    const espeak = new EspeakSynthesizer({ kbps: config.TTS_MP3_KBPS, log: log.child({ component: 'tts' }) });
+    const espeak = new EspeakPool(Array.from({ length: config.TTS_WORKERS }, () => new EspeakSynthesizer({ kbps: config.TTS_MP3_KBPS, log: log.child({ component: 'tts' }) })));
     synthesizer = espeak;
     closers.push(() => espeak.close());
   }

@@ -1,0 +1,46 @@
+// Several eSpeak workers side by side (TTS_WORKERS): one worker made a sentence at a time, so with 20 players talking
+// the replies queued behind each other (first audio p50 2.9 s at 20 players with one worker on 2 cores). Each line
+// goes to the worker speaking the fewest lines now; a line stays on its worker, so its sentences keep their order.
+import type { EspeakStats, EspeakSynthesizer } from './espeak.js';
+import type { SpeakRequest, Synthesizer } from './synthesizer.js';
+
+export class EspeakPool implements Synthesizer {
+  readonly name = 'espeak';
+  readonly ready: Promise<void>;
+  readonly #members: { synth: EspeakSynthesizer; lines: number }[];
+
+  constructor(members: readonly EspeakSynthesizer[]) {
+    if (members.length === 0) throw new Error('an eSpeak pool needs at least one worker');
+    this.#members = members.map((synth) => ({ synth, lines: 0 }));
+    this.ready = Promise.all(members.map((m) => m.ready)).then(() => undefined);
+    // Each member logs its own start-up failure; closing before ready is not an error of the pool.
+    this.ready.catch(() => undefined);
+  }
+
+  get size(): number {
+    return this.#members.length;
+  }
+
+  /** The members' counters added up. */
+  get stats(): EspeakStats {
+    const sum: EspeakStats = { made: 0, failed: 0, cancelled: 0, restarts: 0, queued: 0, inFlight: 0 };
+    for (const m of this.#members) for (const k of Object.keys(sum) as (keyof EspeakStats)[]) sum[k] += m.synth.stats[k];
+    return sum;
+  }
+
+  async *speak(req: SpeakRequest): AsyncGenerator<Uint8Array> {
+    let member = this.#members[0];
+    for (const m of this.#members) if (member && m.lines < member.lines) member = m;
+    if (!member) return;
+    member.lines++;
+    try {
+      yield* member.synth.speak(req);
+    } finally {
+      member.lines--;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#members.map((m) => m.synth.close()));
+  }
+}
