@@ -16,10 +16,13 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GameSocket } from '../../cli/lib/game-client.js';
-import { decodeSpeech } from '../../server/voice/audio.js';
+import { decodeSpeech, resample, STT_RATE, toInt16 } from '../../server/voice/audio.js';
 import { fixtureLines, measureRecognition, measureSynthesis, type ModeResult, type RecognizerMode } from '../../server/voice/bench.js';
 import { isPocketsphinxAvailable } from '../../server/voice/pocketsphinx.js';
+import { EspeakEngine, ESPEAK_RATE } from '../../server/voice/espeak-engine.js';
+import { speakAsPlayer } from '../../server/voice/synthetic-speech.js';
 import { speechFrames } from '../../server/voice/vad.js';
+import { encodeWav } from '../../server/voice/wav.js';
 import { startChild, type BenchChild } from './lib/child.js';
 import { closeAgents } from './lib/http.js';
 import { pool } from './lib/load.js';
@@ -30,9 +33,9 @@ const ROOT = join(import.meta.dirname, '../..');
 const STORY_DIR = join(ROOT, 'fixtures/stories');
 const AUDIO_DIR = join(ROOT, 'fixtures/audio');
 const STORY = 'lantern-keeper';
-const CLIP_DIR = join(AUDIO_DIR, STORY, 'en');
-/** Two questions of the Learn moment "The Keeper's Log" that never complete it (a third fact is needed). */
-const CLIPS = ['dead-end.en.l3.m3-175-50', 'dead-end.en.l6.m3-175-50'];
+/** Two questions of the Learn moment "The Keeper's Log" that never complete it (a third fact is needed), spoken by
+ *  the fixtures' clean voice slowly enough to last about 3 s (the issue's "3 s spoken answer"). */
+const CLIPS = [{ text: 'When does the light go dark?', rate: 80 }, { text: 'Is anything missing?', rate: 50 }] as const;
 /** A run is lost after 20 interactions: a new one every this many spoken turns. */
 const TURNS_PER_RUN = 15;
 const TURN_TIMEOUT_MS = 30_000;
@@ -57,19 +60,21 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 type Clip = { name: string; text: string; bytes: Uint8Array; speechSeconds: number; audioSeconds: number };
 
-async function loadClip(name: string): Promise<Clip> {
-  const meta = JSON.parse(readFileSync(join(CLIP_DIR, `${name}.json`), 'utf8')) as { text: string };
-  const bytes = new Uint8Array(readFileSync(join(CLIP_DIR, `${name}.wav`)));
+async function loadClip(spec: { text: string; rate: number }): Promise<Clip> {
+  const engine = await EspeakEngine.create();
+  const signal = speakAsPlayer(engine, spec.text, 'english', { id: `m3-${spec.rate}-50`, variant: 'm3', rate: spec.rate, pitch: 50, snr: null }, spec.text);
+  const bytes = encodeWav(toInt16(resample(signal, ESPEAK_RATE, STT_RATE)), STT_RATE);
+  const name = `${spec.text} (m3, ${spec.rate} wpm)`;
   const decoded = await decodeSpeech({ bytes, format: 'wav' });
-  if (!decoded.ok) throw new Error(`${name}.wav: ${decoded.message}`);
-  // Speech: from the first to the last frame the server's voice-activity detector counts as speech (the fixture WAVs
-  // carry 0.5 s of silence on each side).
+  if (!decoded.ok) throw new Error(`${name}: ${decoded.message}`);
+  // Speech: from the first to the last frame the server's voice-activity detector counts as speech (0.5 s of silence
+  // is added on each side).
   const voiced = speechFrames(decoded.samples);
   const first = voiced.indexOf(true);
   const last = voiced.lastIndexOf(true);
   const frameS = decoded.samples.length / 16000 / Math.max(1, voiced.length);
   const speechSeconds = first < 0 ? 0 : round((last - first + 1) * frameS, 3);
-  return { name, text: meta.text, bytes, speechSeconds, audioSeconds: round(decoded.seconds, 3) };
+  return { name, text: spec.text, bytes, speechSeconds, audioSeconds: round(decoded.seconds, 3) };
 }
 
 /** One player on its own socket: first AUDIO_ANSWER chunk per input, and the time the last chunk came. */
@@ -302,7 +307,7 @@ export async function run(): Promise<Record<string, unknown>> {
       ...setup,
       story: STORY,
       moment: "The Keeper's Log (Learn)",
-      clips: clips.map((c) => ({ file: `fixtures/audio/${STORY}/en/${c.name}.wav`, text: c.text, speech_seconds: c.speechSeconds, clip_seconds: c.audioSeconds })),
+      clips: clips.map((c) => ({ voice: c.name, text: c.text, speech_seconds: c.speechSeconds, clip_seconds: c.audioSeconds })),
       turns_per_run: TURNS_PER_RUN, warmup_turns: warmup, audio_quiet_ms: AUDIO_QUIET_MS,
       server_env: { ...serverEnv, DATA_DIR: '<temp dir>' },
     },

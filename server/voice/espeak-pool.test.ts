@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { EspeakSynthesizer } from './espeak.js';
 import { EspeakPool } from './espeak-pool.js';
-import { splitSentences } from './sentences.js';
+import { speechChunks } from './sentences.js';
 
 const pool = new EspeakPool([new EspeakSynthesizer(), new EspeakSynthesizer()]);
 afterAll(async () => pool.close());
@@ -16,7 +16,7 @@ it('spreads lines over its workers, each line whole and in order', async () => {
   await pool.ready;
   const lines = Array.from({ length: 8 }, (_, i) => `Line ${i + 1} begins here, and then it goes on. It ends with a second sentence.`);
   const chunks = await Promise.all(lines.map((text, i) => collect(pool.speak({ text, language: i % 2 ? 'french' : 'english', emotion: 'normal', intensity: 1, speaker: `s${i}` }))));
-  chunks.forEach((c, i) => expect(c.length).toBe(splitSentences(lines[i] ?? '').length));
+  chunks.forEach((c, i) => expect(c.length).toBe(speechChunks(lines[i] ?? '').length));
   // Both workers made sentences.
   expect(pool.stats.made).toBe(chunks.flat().length);
   expect(pool.size).toBe(2);

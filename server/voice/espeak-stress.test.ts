@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../log.js';
 import { EspeakSynthesizer } from './espeak.js';
 import { decodeMp3, looksLikeMp3 } from './mp3.js';
-import { splitSentences } from './sentences.js';
+import { speechChunks } from './sentences.js';
 import type { SpeakRequest } from './synthesizer.js';
 import { DEFAULT_VARIANTS } from './voices.js';
 
@@ -81,7 +81,7 @@ async function speakLine(synth: EspeakSynthesizer, req: SpeakRequest, clock: { n
   return out;
 }
 
-const sentencesOf = (req: SpeakRequest): number => splitSentences(req.text).length;
+const sentencesOf = (req: SpeakRequest): number => speechChunks(req.text).length;
 
 async function stillSpeaks(synth: EspeakSynthesizer): Promise<void> {
   const after = await speakLine(synth, { text: 'We are still here. Nothing is lost.', language: 'english', emotion: 'normal', intensity: 1 }, { n: 0 });

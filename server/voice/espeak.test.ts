@@ -3,7 +3,7 @@ import { toFloat32 } from './audio.js';
 import { EspeakSynthesizer } from './espeak.js';
 import { EspeakEngine } from './espeak-engine.js';
 import { decodeMp3 } from './mp3.js';
-import { splitSentences } from './sentences.js';
+import { speechChunks, splitSentences } from './sentences.js';
 import { baseVoice, espeakParams } from './voices.js';
 
 let engine: EspeakEngine;
@@ -157,10 +157,10 @@ describe('voices and prosody', () => {
       '« Attention ! »', 'Nous partirons à l’aube, avec ou sans vous.',
     ]);
     // The first chunk is cut at its first clause when long enough, so the player hears something sooner.
-    expect(splitSentences("Always at high tide, near midnight. The flame doesn't die, mind you.")).toEqual([
+    expect(speechChunks("Always at high tide, near midnight. The flame doesn't die, mind you.")).toEqual([
       'Always at high tide,', 'near midnight.', "The flame doesn't die, mind you.",
     ]);
-    expect(splitSentences('Yes, come with us!')).toEqual(['Yes, come with us!']);
+    expect(speechChunks('Yes, come with us!')).toEqual(['Yes, come with us!']);
     const long = `${'word, '.repeat(80)}end.`;
     expect(splitSentences(long).every((s) => s.length <= 220)).toBe(true);
   });
@@ -188,7 +188,7 @@ describe('EspeakSynthesizer', () => {
     let n = first.done ? 0 : 1;
     for (let r = await it.next(); !r.done; r = await it.next()) n++;
     const tAll = performance.now() - t0;
-    expect(n).toBe(splitSentences(text).length); // 7: the first sentence is cut at its comma
+    expect(n).toBe(speechChunks(text).length); // 7: the first sentence is cut at its comma
     expect(tFirst).toBeLessThan(tAll);
   });
 

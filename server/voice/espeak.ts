@@ -11,7 +11,7 @@ import type { Logger } from '../log.js';
 import { EspeakEngine, ESPEAK_RATE, type EspeakParams } from './espeak-engine.js';
 import type { WorkerReply, WorkerRequest } from './espeak-worker-main.js';
 import { encodeMp3, warmUpMp3 } from './mp3.js';
-import { splitSentences } from './sentences.js';
+import { speechChunks } from './sentences.js';
 import type { SpeakRequest, Synthesizer } from './synthesizer.js';
 import { espeakParams } from './voices.js';
 
@@ -236,7 +236,7 @@ export class EspeakSynthesizer implements Synthesizer {
   }
 
   async *speak(req: SpeakRequest): AsyncGenerator<Uint8Array> {
-    const sentences = splitSentences(req.text);
+    const sentences = speechChunks(req.text);
     if (sentences.length === 0) return;
     if (this.#closed) {
       this.#log?.debug('espeak is closed; the line is not spoken');

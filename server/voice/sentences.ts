@@ -20,14 +20,19 @@ export function splitSentences(text: string): string[] {
     start = end;
   }
   if (start < clean.length) out.push(clean.slice(start).trim());
-  return splitFirstClause(mergeShort(out.flatMap(splitLong).filter((s) => /[\p{L}\p{N}]/u.test(s))));
+  return mergeShort(out.flatMap(splitLong).filter((s) => /[\p{L}\p{N}]/u.test(s)));
 }
 
 /**
- * The first chunk is what the player waits for (its MP3 encoding costs ~37 ms per second of speech here), so a first
- * sentence is cut at its first clause boundary when at least three words come before it and two after:
- * "Always at high tide, | near midnight." starts playing after about half the work.
+ * The chunks eSpeak speaks a line in: its sentences, the first cut at its first clause boundary when at least three
+ * words come before it and two after. The first chunk is what the player waits for (its MP3 encoding costs ~37 ms per
+ * second of speech here): "Always at high tide, | near midnight." starts playing after about half the work. (HTTP
+ * providers get whole sentences: there a request's round trip costs more than the audio's length.)
  */
+export function speechChunks(text: string): string[] {
+  return splitFirstClause(splitSentences(text));
+}
+
 function splitFirstClause(sentences: string[]): string[] {
   const [first, ...rest] = sentences;
   if (first === undefined) return sentences;
