@@ -10,7 +10,7 @@
 // Goals are reported as data, never asserted. `npm run bench -- voice` (about 3 to 4 minutes on 2 cores).
 // Knobs (environment): BENCH_VOICE_TURNS (40 measured turns at 1 player), BENCH_VOICE_WARMUP (4),
 // BENCH_VOICE_PLAYERS (20), BENCH_VOICE_TURNS_EACH (5 measured turns per player at that level),
-// BENCH_VOICE_STT_MODES (per-request: the server's default; add long-lived to compare), BENCH_VOICE_TTS_ROUNDS (1).
+// BENCH_VOICE_STT_MODES (hybrid: the server's default; add per-request,long-lived to compare), BENCH_VOICE_TTS_ROUNDS (1).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -261,8 +261,8 @@ export async function run(): Promise<Record<string, unknown>> {
   const playersAtTop = Math.max(1, Math.round(envNumber('BENCH_VOICE_PLAYERS', 20)));
   const turnsEach = Math.round(envNumber('BENCH_VOICE_TURNS_EACH', 5));
   const ttsRounds = Math.max(1, Math.round(envNumber('BENCH_VOICE_TTS_ROUNDS', 1)));
-  const modes = (process.env.BENCH_VOICE_STT_MODES ?? 'per-request').split(',').map((s) => s.trim()) as RecognizerMode[];
-  if (modes.some((m) => m !== 'per-request' && m !== 'long-lived')) throw new Error(`BENCH_VOICE_STT_MODES lists per-request and/or long-lived, got '${process.env.BENCH_VOICE_STT_MODES ?? ''}'`);
+  const modes = (process.env.BENCH_VOICE_STT_MODES ?? 'hybrid').split(',').map((s) => s.trim()) as RecognizerMode[];
+  if (modes.some((m) => m !== 'hybrid' && m !== 'per-request' && m !== 'long-lived')) throw new Error(`BENCH_VOICE_STT_MODES lists hybrid, per-request and/or long-lived, got '${process.env.BENCH_VOICE_STT_MODES ?? ''}'`);
 
   const began = performance.now();
   const loadBefore = os.loadavg();
@@ -317,7 +317,7 @@ export async function run(): Promise<Record<string, unknown>> {
     },
     real_time_factor: {
       stt: {
-        engine: `pocketsphinx (${modes[0] ?? 'per-request'})`,
+        engine: `pocketsphinx (${modes[0] ?? 'hybrid'})`,
         rtf: main.real_time_factor,
         by_clip: main.real_time_factor_by_clip,
         latency_ms: main.latency_ms,

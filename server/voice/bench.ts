@@ -1,6 +1,6 @@
-// Voice benchmark: recognition accuracy and latency over the audio fixtures (both recogniser modes), false accepts
+// Voice benchmark: recognition accuracy and latency over the audio fixtures (each recogniser mode), false accepts
 // on out-of-story speech, eSpeak time per sentence, MP3 encoding time. Prints JSON.
-//   npx tsx server/voice/bench.ts [--dir fixtures/audio] [--modes long-lived,per-request]
+//   npx tsx server/voice/bench.ts [--dir fixtures/audio] [--modes hybrid,long-lived,per-request]
 // The measuring code is exported (measureRecognition, measureSynthesis) for `npm run bench -- voice`
 // (scripts/bench/voice.ts); the command line above only runs when this file is the entry point.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { PocketsphinxTranscriber } from './pocketsphinx.js';
 import { encodeWav } from './wav.js';
 
 export type Clip = { file: string; format: 'wav' | 'mp3'; voice: string; text: string; story: string; plan: string; line: number; clipSeconds: number };
-export type RecognizerMode = 'long-lived' | 'per-request';
+export type RecognizerMode = 'hybrid' | 'long-lived' | 'per-request';
 
 const OUT_OF_STORY = ['Banana pancakes tomorrow', 'I like to watch football on television', 'My cat is sleeping on the sofa', 'Can you play some music please', 'Turn off the computer'];
 
@@ -243,7 +243,7 @@ async function main(argv: string[]): Promise<void> {
   };
   const dir = resolve(arg('--dir', 'fixtures/audio'));
   const storiesDir = resolve('fixtures/stories');
-  const modes = arg('--modes', 'long-lived,per-request').split(',') as RecognizerMode[];
+  const modes = arg('--modes', 'hybrid,long-lived,per-request').split(',') as RecognizerMode[];
   const report = await measureRecognition({ dir, storiesDir, modes });
 
   // Text to speech: warm eSpeak in its worker, per sentence (20 fixture lines, twice after a warm-up round).

@@ -48,9 +48,9 @@ export const VoiceConfigSchema = z.object({
   VOICE_MAX_AUDIO_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** Recogniser processes kept running at most (about 15 MB each). */
   POCKETSPHINX_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(2),
-  /** per-request: one process per request (default); long-lived: a pool of processes per grammar (faster median,
-   *  but a request where nothing matches waits for the deadline). See server/voice/pocketsphinx.ts. */
-  POCKETSPHINX_MODE: z.enum(['per-request', 'long-lived']).default('per-request'),
+  /** hybrid (default): long-lived processes, and a fresh one per request for what they did not catch; per-request;
+   *  long-lived. See server/voice/pocketsphinx.ts. */
+  POCKETSPHINX_MODE: z.enum(['hybrid', 'per-request', 'long-lived']).default('hybrid'),
   POCKETSPHINX_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
   POCKETSPHINX_MODEL_DIR: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
 });
