@@ -19,7 +19,7 @@ import type { AudioInput, Transcriber } from '../voice/transcriber.js';
 import type { Brain } from './brain.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { GameStorePort, StoryStorePort } from './ports.js';
-import { momentSentences, momentVocabulary } from './vocabulary.js';
+import { momentSpeech } from './vocabulary.js';
 
 export type TurnReply = {
   outputs: GameOutput[];
@@ -189,8 +189,7 @@ export class GameService {
         if (transcription === undefined && !input.is_starting_dialogue) {
           if (!audio) throw new GameError('turn/no_input', 'Say something: send a transcription or audio.');
           const ts = performance.now();
-          const decoys = s.decoys ? (language === 'french' ? s.decoys.fr ?? s.decoys.en : s.decoys.en) : [];
-          const heard = await this.deps.transcriber.transcribe({ audio, language, sentences: momentSentences(s, state, language), vocabulary: momentVocabulary(s, state, language), decoys });
+          const heard = await this.deps.transcriber.transcribe({ audio, language, ...momentSpeech(s, state, language) });
           stages.stt = Math.round((performance.now() - ts) * 10) / 10;
           if (!heard.ok) throw new GameError('stt/failed', heard.message);
           transcription = heard.text;

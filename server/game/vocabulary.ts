@@ -1,7 +1,7 @@
 // The words a player may say at the current moment, for speech recognisers (grammars, prompts).
 import { LANG_CODE, type PlayLanguage } from '../../engine/schema/enums.js';
 import { currentMoment, type GameState } from '../../engine/run/state.js';
-import type { Phrases, Story } from '../../engine/story/format.js';
+import type { BlueprintMoment, Phrases, Story } from '../../engine/story/format.js';
 
 export function momentVocabulary(story: Story, state: GameState, language: PlayLanguage): string[] {
   const code = LANG_CODE[language];
@@ -26,10 +26,26 @@ export function momentVocabulary(story: Story, state: GameState, language: PlayL
   return [...words];
 }
 
-/** The sentences players are expected to say at the current moment (its `say`), in the language played. */
+/** The sentences players are expected to say at a moment (its `say`), in the language played. */
+export function sayOf(moment: BlueprintMoment, language: PlayLanguage): string[] {
+  if (!moment.say) return [];
+  return LANG_CODE[language] === 'fr' ? (moment.say.fr ?? []) : moment.say.en;
+}
+
+/** The story's decoys in the language played (French falls back to the English ones). */
+export function storyDecoys(story: Story, language: PlayLanguage): string[] {
+  if (!story.decoys) return [];
+  return LANG_CODE[language] === 'fr' ? (story.decoys.fr ?? story.decoys.en) : story.decoys.en;
+}
+
+/** The sentences players are expected to say at the current moment. */
 export function momentSentences(story: Story, state: GameState, language: PlayLanguage): string[] {
   const pm = currentMoment(state);
   const m = pm ? story.moments.find((x) => x.id === pm.blueprint_moment_id) : undefined;
-  if (!m?.say) return [];
-  return LANG_CODE[language] === 'fr' ? (m.say.fr ?? []) : m.say.en;
+  return m ? sayOf(m, language) : [];
+}
+
+/** What a recogniser listens with at the current moment (see TranscribeRequest). */
+export function momentSpeech(story: Story, state: GameState, language: PlayLanguage): { sentences: string[]; vocabulary: string[]; decoys: string[] } {
+  return { sentences: momentSentences(story, state, language), vocabulary: momentVocabulary(story, state, language), decoys: storyDecoys(story, language) };
 }

@@ -245,19 +245,21 @@ export class GameRepo {
     return r.rows.map((row) => TranscriptLine.parse(row.line));
   }
 
-  /** Merges timings known only once the reply was spoken into the turn's transcript line (among the run's latest). */
+  /** Merges timings known only once the reply was spoken into the turn's transcript line. */
   async addTranscriptStages(playerStoryId: string, inputId: string, stages: Readonly<Record<string, number>>): Promise<boolean> {
     if (!isUuid(playerStoryId)) return false;
+    // One row read: the run's transcript also holds its header, which carries a whole game state.
     const r = await this.#db.query<{ seq: number; line: unknown }>(
-      'SELECT seq, line FROM player_story_transcripts WHERE player_story_id = $1 ORDER BY seq DESC LIMIT 8', [playerStoryId]);
-    for (const row of r.rows) {
-      const line = TranscriptLine.parse(row.line);
-      if (line.kind !== 'event' || line.event.type !== 'turn' || line.event.input_id !== inputId) continue;
-      const merged = { ...line, stages: { ...line.stages, ...stages } };
-      await this.#db.query('UPDATE player_story_transcripts SET line = $3::json WHERE player_story_id = $1 AND seq = $2', [playerStoryId, row.seq, json(merged)]);
-      return true;
-    }
-    return false;
+      `SELECT seq, line FROM player_story_transcripts
+        WHERE player_story_id = $1 AND line->>'kind' = 'event' AND line->'event'->>'input_id' = $2 ORDER BY seq DESC LIMIT 1`,
+      [playerStoryId, inputId]);
+    const row = r.rows[0];
+    if (!row) return false;
+    const line = TranscriptLine.parse(row.line);
+    if (line.kind !== 'event') return false;
+    await this.#db.query('UPDATE player_story_transcripts SET line = $3::json WHERE player_story_id = $1 AND seq = $2',
+      [playerStoryId, row.seq, json({ ...line, stages: { ...line.stages, ...stages } })]);
+    return true;
   }
 
   /** The user's runs of a story for the launch screen, newest first. */

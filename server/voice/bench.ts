@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { momentSentences, momentVocabulary } from '../game/vocabulary.js';
+import { momentSpeech } from '../game/vocabulary.js';
 import { decodeSpeech, resample, toFloat32, toInt16 } from './audio.js';
 import { EspeakSynthesizer } from './espeak.js';
 import { EspeakEngine } from './espeak-engine.js';
@@ -98,7 +98,7 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
     const bytes = readFileSync(c.file);
     const decoded = await decodeSpeech({ bytes, format: c.format });
     const audioSeconds = decoded.ok ? decoded.seconds : c.clipSeconds;
-    return { clip: c, bytes, audioSeconds, story, state, sentences: momentSentences(story, state, 'english'), vocabulary: momentVocabulary(story, state, 'english'), decoys: story.decoys?.en ?? [] };
+    return { clip: c, bytes, audioSeconds, story, state, ...momentSpeech(story, state, 'english') };
   }));
   const report: Record<string, unknown> = { clips: all.length, dir };
 
@@ -116,7 +116,7 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
     opts.progress?.(`recognition (${mode}): ${contexts.length} clips, ${oos.length * moments.length} out-of-story tries`);
     const stt = new PocketsphinxTranscriber({ mode, poolSize: opts.poolSize ?? 2 });
     try {
-      for (const m of moments) await stt.prepare(m.vocabulary, m.decoys, m.sentences);
+      for (const m of moments) await stt.prepare(m);
       const latency: number[] = [];
       const rtf: number[] = [];
       let recognitionMs = 0;

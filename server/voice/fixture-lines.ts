@@ -7,6 +7,7 @@ import { initialState, type GameState } from '../../engine/run/state.js';
 import { step } from '../../engine/run/step.js';
 import { Story } from '../../engine/story/format.js';
 import { parsePlan, runPlan } from '../../engine/story/testplan.js';
+import type { Decision } from '../../engine/brain/decision.js';
 import { decideScripted } from '../../engine/brain/scripted.js';
 
 export type PlayerLine = { story: string; plan: string; line: number; language: PlayLanguage; text: string };
@@ -66,9 +67,14 @@ export function stateBeforeLine(storiesDir: string, story: Story, slug: string, 
 
 const FIXED_INPUT_ID = '00000000-0000-4000-8000-000000000000';
 
+/** The scripted brain's decision on a player line at this state. */
+export function decideLine(story: Story, state: GameState, text: string): Decision {
+  return decideScripted({ story, state, transcription: text, is_starting_dialogue: false, input_id: FIXED_INPUT_ID });
+}
+
 /** What the scripted brain makes of a text at this state, without the parts that only echo the words. */
 export function decisionKey(story: Story, state: GameState, text: string): string {
-  const d = decideScripted({ story, state, transcription: text, is_starting_dialogue: false, input_id: FIXED_INPUT_ID });
+  const d = decideLine(story, state, text);
   const battle = d.battle ? { ...d.battle, action: undefined } : null;
   return JSON.stringify([d.matched, d.outcome, d.perfect, d.next_moment_id ?? null, battle, d.selection ?? null, d.upgrade ?? null, d.equip ?? null, d.award ?? null]);
 }

@@ -3,16 +3,16 @@
 // brain decides from the recognised words what it decides from the typed sentence. Reports sentences not recognised
 // or confused with another answer, and answers no sentence reaches, per moment, with a score.
 import type { PlayLanguage } from '../../engine/schema/enums.js';
-import { decideScripted } from '../../engine/brain/scripted.js';
+import type { Decision } from '../../engine/brain/decision.js';
 import type { GameState } from '../../engine/run/state.js';
 import { statesByMoment } from '../../engine/sim/moment-states.js';
 import type { Story } from '../../engine/story/format.js';
 import { resample, STT_RATE, toInt16 } from './audio.js';
 import { EspeakEngine, ESPEAK_RATE } from './espeak-engine.js';
-import { decisionKey } from './fixture-lines.js';
+import { decideLine, decisionKey } from './fixture-lines.js';
 import { LINT_PROFILES, speakAsPlayer, type SpeechProfile } from './synthetic-speech.js';
 import type { Transcriber } from './transcriber.js';
-import { momentSentences, momentVocabulary } from '../game/vocabulary.js';
+import { momentVocabulary, sayOf, storyDecoys } from '../game/vocabulary.js';
 import { encodeWav } from './wav.js';
 
 export type VoiceResult = { voice: string; heard: string | null; ok: boolean; got: string };
@@ -37,11 +37,9 @@ export type SpeechLintReport = {
   not_recognised: number;
 };
 
-const FIXED_INPUT_ID = '00000000-0000-4000-8000-000000000000';
-
 /** A short human label of what the brain decides from a text at a state. */
 export function describeDecision(story: Story, state: GameState, text: string): string {
-  const d = decideScripted({ story, state, transcription: text, is_starting_dialogue: false, input_id: FIXED_INPUT_ID });
+  const d = decideLine(story, state, text);
   const name = (id: string | undefined): string =>
     (id && (state.characters.find((c) => c.id === id)?.name ?? state.opponents.find((o) => o.id === id)?.name ?? state.items.find((i) => i.id === id)?.name)) || '?';
   const parts: string[] = [];
@@ -68,22 +66,22 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
   const profiles = opts.profiles ?? LINT_PROFILES;
   const states = statesByMoment(story, { language });
   const fallbackState = states.values().next().value?.[0];
-  const decoys = story.decoys ? (language === 'french' ? story.decoys.fr ?? story.decoys.en : story.decoys.en) : [];
+  const decoys = storyDecoys(story, language);
   type Job = { moment: MomentLint; sentence: SentenceLint; state: GameState; profile: SpeechProfile; sentences: string[]; vocabulary: string[] };
   const jobs: Job[] = [];
   const moments: MomentLint[] = [];
   for (const m of story.moments) {
-    const phrases = m.say ? (language === 'french' ? m.say.fr ?? [] : m.say.en) : [];
+    // The moment's own sentences make its grammar, also when it is judged at another moment's state (not reached).
+    const phrases = sayOf(m, language);
     if (phrases.length === 0 && m.answers.length === 0) continue;
     const reached = states.get(m.id) ?? [];
     const state = reached[0] ?? fallbackState;
     if (!state) continue;
-    const sentences = momentSentences(story, state, language).length ? momentSentences(story, state, language) : phrases;
     const vocabulary = momentVocabulary(story, state, language);
     const lint: MomentLint = { id: m.id, name: m.name.en, type: m.type, reached: reached.length > 0, sentences: [], uncovered: [], unmatched: [], right: 0, total: 0, score: 0 };
     const typed = new Set<string>();
-    const decide = (st: GameState, text: string) => decideScripted({ story, state: st, transcription: text, is_starting_dialogue: false, input_id: FIXED_INPUT_ID });
-    const matches = (d: ReturnType<typeof decide>): boolean => Boolean(d.matched || d.battle || d.selection?.length || d.equip || d.upgrade?.stage === 'bet' || (d.upgrade?.stage === 'answer' && d.upgrade.correct));
+    const decide = (st: GameState, text: string): Decision => decideLine(story, st, text);
+    const matches = (d: Decision): boolean => Boolean(d.matched || d.battle || d.selection?.length || d.equip || d.upgrade?.stage === 'bet' || (d.upgrade?.stage === 'answer' && d.upgrade.correct));
     for (const text of phrases) {
       // The first state of the moment where the typed sentence means something (later stages: an upgrade's riddle).
       const at = (reached.length ? reached : [state]).find((st) => matches(decide(st, text))) ?? state;
@@ -93,7 +91,7 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
       if (!matches(d)) lint.unmatched.push(text);
       const s: SentenceLint = { text, expected: describeDecision(story, at, text), voices: [], right: 0 };
       lint.sentences.push(s);
-      for (const profile of profiles) jobs.push({ moment: lint, sentence: s, state: at, profile, sentences, vocabulary });
+      for (const profile of profiles) jobs.push({ moment: lint, sentence: s, state: at, profile, sentences: phrases, vocabulary });
     }
     for (const a of m.answers) if (!typed.has(a.id)) lint.uncovered.push(`answer '${a.id}'`);
     if (m.transitions.length > 1) {

@@ -203,8 +203,8 @@ export class PocketsphinxTranscriber implements Transcriber {
   }
 
   /** Builds a moment's grammar ahead of its first request (e.g. when the moment starts); never fails. */
-  async prepare(vocabulary: readonly string[], decoys: readonly string[] = [], sentences: readonly string[] = []): Promise<void> {
-    await this.#grammar(sentences, vocabulary, decoys).catch(() => undefined);
+  async prepare(req: Pick<TranscribeRequest, 'sentences' | 'vocabulary' | 'decoys'>): Promise<void> {
+    await this.#grammar(req.sentences ?? [], req.vocabulary, req.decoys ?? []).catch(() => undefined);
   }
 
   async transcribe(req: TranscribeRequest): Promise<TranscribeResult> {
@@ -240,7 +240,9 @@ export class PocketsphinxTranscriber implements Transcriber {
 
   /** The moment's grammar, built once and kept (least recently used dropped past maxGrammars). */
   #grammar(sentences: readonly string[], vocabulary: readonly string[], decoys: readonly string[]): Promise<GrammarFiles> {
-    const key = JSON.stringify([sentences, vocabulary, decoys]);
+    // The vocabulary only counts when there are no sentences (see buildGrammar): names collected along the run then
+    // do not make a new grammar of the same sentences.
+    const key = JSON.stringify([sentences.length > 0 ? sentences : vocabulary, decoys]);
     const hit = this.#grammars.get(key);
     if (hit) {
       this.#grammars.delete(key);
