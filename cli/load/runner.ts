@@ -210,7 +210,9 @@ export class LoadRunner {
     /** Sends one input, replaying it after a dropped socket until it is acknowledged. */
     const send = async (run: RunRecord, input: Parameters<GameSocket['send']>[0], audio?: Uint8Array): Promise<TurnResult | null> => {
       const full = { ...input, input_id: input.input_id ?? randomUUID() };
-      for (let attempt = 0; attempt < 5; attempt++) {
+      // Sockets the harness kills itself do not count against the 5 attempts: at a 20% drop rate, five drops in a row
+      // happen to about 1 input in 3,000, which made a correct server fail the check now and then.
+      for (let failures = 0, sends = 0; failures < 5 && sends < 50; sends++) {
         const drop = this.#rand() < this.o.dropRate;
         const t0 = performance.now();
         audioWatch.set(full.input_id, t0);
@@ -221,6 +223,7 @@ export class LoadRunner {
         }
         const r = await pending;
         if (r.error && /connection closed|no answer/.test(r.error)) {
+          if (!drop) failures++;
           await reconnect();
           continue; // the pending input is replayed with the same input_id
         }
