@@ -30,8 +30,13 @@ export const ConfigSchema = z.object({
   EMAIL_CONFIRMATION: bool.default(false),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().default('Looptale <no-reply@localhost>'),
-  /** Development outbox (GET /dev/outbox) for emails when SMTP is not configured. Off in production. */
-  DEV_OUTBOX: bool.optional(),
+  /**
+   * Development outbox (GET /dev/outbox): every email's link and code, readable by loopback peers. Opt-in: whoever
+   * reads it can sign in as anyone. Refused with NODE_ENV=production.
+   */
+  DEV_OUTBOX: bool.default(false),
+  /** POST /api/player-stories accepts `seed` (online replays of a transcript). Opt-in; refused in production. */
+  ALLOW_RUN_SEED: bool.default(false),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   /** OpenID issuer for Google sign-in (a test server in tests). */
@@ -55,6 +60,11 @@ export const ConfigSchema = z.object({
 }).superRefine((c, ctx) => {
   if (c.AUTH_PROVIDER === 'supabase' && !c.SUPABASE_JWT_SECRET && !c.SUPABASE_JWKS_URL) {
     ctx.addIssue({ code: 'custom', path: ['SUPABASE_JWT_SECRET'], message: 'AUTH_PROVIDER=supabase needs SUPABASE_JWT_SECRET or SUPABASE_JWKS_URL' });
+  }
+  if (c.NODE_ENV === 'production') {
+    for (const key of ['DEV_OUTBOX', 'ALLOW_RUN_SEED'] as const) {
+      if (c[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key}=true is a development switch: not allowed with NODE_ENV=production` });
+    }
   }
   if ((c.GOOGLE_CLIENT_ID === undefined) !== (c.GOOGLE_CLIENT_SECRET === undefined)) {
     ctx.addIssue({ code: 'custom', path: ['GOOGLE_CLIENT_SECRET'], message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither' });
@@ -83,5 +93,5 @@ export function publicUrl(c: Config): string {
 }
 
 export function devOutboxEnabled(c: Config): boolean {
-  return c.DEV_OUTBOX ?? (c.NODE_ENV !== 'production' && !c.SMTP_URL);
+  return c.DEV_OUTBOX;
 }
