@@ -22,6 +22,10 @@ export const ConfigSchema = z.object({
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),
   MEDIA_DIR: z.string().optional(),
+  /** Largest uploaded media file (bytes). */
+  MEDIA_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Bytes one user may upload per 24 hours, across stories (authors and admins alike). */
+  MEDIA_USER_DAILY_BYTES: z.coerce.number().int().min(0).default(200 * 1024 * 1024),
   // Auth
   AUTH_PROVIDER: z.enum(['local', 'supabase']).default('local'),
   /** Secret that signs local access tokens; generated and kept in the database when unset. */

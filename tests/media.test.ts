@@ -1,5 +1,5 @@
 // The real server with the fixture stories seeded: their media copied into storage at start, served at the spec's
-// URLs, resized at the spec's sizes, safe against path traversal, and uploaded by signed-in authors.
+// URLs, resized at the spec's sizes, safe against path traversal, and uploaded by the story's authors.
 import { request as httpRequest } from 'node:http';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,7 +69,10 @@ beforeAll(async () => {
   // A file next to the storage folder that no URL may reach.
   writeFileSync(join(srv.config.DATA_DIR, 'secret.txt'), SECRET);
   const api = new Api(srv.url);
-  token = (await api.signUp(`author-${Date.now()}@example.com`, 'correct horse battery staple')).access_token;
+  const session = await api.signUp(`author-${Date.now()}@example.com`, 'correct horse battery staple');
+  token = session.access_token;
+  // Uploads are for the story's authors (and admins): tests/defect-01-media-write-authz.test.ts covers the others.
+  await srv.services.authors.addAuthor(LANTERN, session.user.id);
 });
 afterAll(async () => srv?.close());
 

@@ -2,6 +2,8 @@
 // filled at start from the stories' folders, and the /storage/v1 routes. Runs after the store part (it reads the
 // catalogue).
 import type { RouteModule } from '../http/app.js';
+import { AuthorsRepo } from '../store/authors.js';
+import { UploadQuota } from './quota.js';
 import { Renderer } from './render.js';
 import { mediaRoutes } from './routes.js';
 import { seedMedia } from './seed-media.js';
@@ -10,11 +12,15 @@ import { MediaStorage, mediaDir } from './storage.js';
 declare module '../http/app.js' {
   interface Services {
     media: MediaStorage;
+    /** Story authors and admins (who may change a story). */
+    authors: AuthorsRepo;
   }
 }
 
 export const mediaModule: RouteModule = async (app, s) => {
   s.media = new MediaStorage(mediaDir(s.config));
+  s.authors = new AuthorsRepo(s.db);
+  const authors = s.authors;
   await seedMedia(s.media, {
     ids: async () => (await s.stories.listCatalogue(null)).map((x) => x.id),
     get: (id) => s.stories.getStory(id),
@@ -23,5 +29,8 @@ export const mediaModule: RouteModule = async (app, s) => {
     storage: s.media,
     renderer: new Renderer(s.media),
     storyExists: async (id) => (await s.stories.getStory(id)) !== null,
+    canWrite: async (userId, storyId) => (await authors.roleFor(userId, storyId)) !== null,
+    quota: new UploadQuota(s.db, s.config.MEDIA_USER_DAILY_BYTES),
+    maxFileBytes: s.config.MEDIA_MAX_FILE_BYTES,
   })(app, s);
 };

@@ -1,0 +1,39 @@
+-- Who may change a story, and what each user uploaded.
+--   story_authors: the authors of a story. They (and admins) write its media, and later edit it in the studio.
+--   user_roles:    roles granted to a user across stories; 'admin' may write any story's media and manage authors.
+--   media_uploads: one row per stored upload (who, where, how many bytes, when): the per-user byte quota reads it,
+--                  and it says who last changed a file.
+-- user_id columns have no foreign key to auth.users on purpose: with AUTH_PROVIDER=supabase the accounts live at the
+-- Supabase project (this server keeps only shadow rows), and the auth tables may move to another schema.
+-- Grants are managed with the CLI: `looptale story authors <story> --add <email>`, `looptale admins --add <email>`.
+DO $migration$
+BEGIN
+
+CREATE TABLE IF NOT EXISTS story_authors (
+  blueprint_story_id uuid NOT NULL REFERENCES blueprint_stories (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL,
+  added_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (blueprint_story_id, user_id)
+);
+CREATE INDEX IF NOT EXISTS story_authors_user_idx ON story_authors (user_id);
+
+CREATE TABLE IF NOT EXISTS user_roles (
+  user_id uuid NOT NULL,
+  role text NOT NULL CHECK (role IN ('admin')),
+  granted_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (user_id, role)
+);
+
+CREATE TABLE IF NOT EXISTS media_uploads (
+  id bigserial PRIMARY KEY,
+  user_id uuid NOT NULL,
+  bucket text NOT NULL CHECK (bucket IN ('image', 'sound')),
+  blueprint_story_id uuid NOT NULL,
+  file text NOT NULL,
+  bytes bigint NOT NULL CHECK (bytes >= 0),
+  uploaded_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS media_uploads_user_time_idx ON media_uploads (user_id, uploaded_at);
+
+END
+$migration$;
