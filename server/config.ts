@@ -54,6 +54,12 @@ export const ConfigSchema = z.object({
   WS_PING_MS: z.coerce.number().int().min(100).default(30_000),
   /** Bytes queued to a socket before it counts as a slow consumer and is dropped. */
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  /**
+   * Who may read GET /metrics: local (loopback peers, not through a proxy), token (Authorization: Bearer
+   * METRICS_TOKEN, from anywhere), public, or off. Default: token when METRICS_TOKEN is set, else local.
+   */
+  METRICS_ACCESS: z.enum(['local', 'token', 'public', 'off']).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** HTTP requests per minute per client address. */
   HTTP_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   HTTP_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -64,6 +70,9 @@ export const ConfigSchema = z.object({
 }).superRefine((c, ctx) => {
   if (c.AUTH_PROVIDER === 'supabase' && !c.SUPABASE_JWT_SECRET && !c.SUPABASE_JWKS_URL) {
     ctx.addIssue({ code: 'custom', path: ['SUPABASE_JWT_SECRET'], message: 'AUTH_PROVIDER=supabase needs SUPABASE_JWT_SECRET or SUPABASE_JWKS_URL' });
+  }
+  if (c.METRICS_ACCESS === 'token' && !c.METRICS_TOKEN) {
+    ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN'], message: 'METRICS_ACCESS=token needs METRICS_TOKEN (at least 16 characters)' });
   }
   if (c.NODE_ENV === 'production') {
     for (const key of ['DEV_OUTBOX', 'ALLOW_RUN_SEED'] as const) {
@@ -98,4 +107,8 @@ export function publicUrl(c: Config): string {
 
 export function devOutboxEnabled(c: Config): boolean {
   return c.DEV_OUTBOX;
+}
+
+export function metricsAccess(c: Config): 'local' | 'token' | 'public' | 'off' {
+  return c.METRICS_ACCESS ?? (c.METRICS_TOKEN ? 'token' : 'local');
 }

@@ -10,6 +10,7 @@ import {
   ProtocolErrorCode as E,
   showTypeName,
 } from './errors.js';
+import { checkJson, mayHoldSurrogateEscape, showJsonPath } from '../schema/json-guard.js';
 import {
   type AudioAnswerFrame,
   type ClientFrame,
@@ -255,6 +256,12 @@ function parseJson<T>(type: MessageType, schema: z.ZodType<T>, view: Uint8Array,
     json = JSON.parse(text.value);
   } catch (err) {
     return fail(E.BAD_JSON, `The ${what} is not valid JSON: ${describeJsonError(err)}`);
+  }
+  // JSON may escape a lone surrogate ("\ud800"): valid JSON, but no text store can hold it. Rare, so only walk when
+  // the text has such an escape.
+  if (mayHoldSurrogateEscape(text.value)) {
+    const bad = checkJson(json, { maxDepth: Number.MAX_SAFE_INTEGER });
+    if (bad) return fail(E.INVALID_TEXT, `The ${what} has invalid text at ${showJsonPath(bad.path)}: it ${bad.message}.`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

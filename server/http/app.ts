@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../log.js';
 import { safeUrl } from '../log.js';
+import { checkJson, showJsonPath } from '../../engine/schema/json-guard.js';
 import { HttpError } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 
@@ -24,6 +25,9 @@ export interface Services {
   /** Work to run when the server stops (in reverse order). */
   onClose: (() => Promise<void> | void)[];
 }
+
+/** Deepest nesting of a request body (objects and arrays). */
+export const MAX_BODY_DEPTH = 32;
 
 export type RouteModule = (app: FastifyInstance, services: Services) => void | Promise<void>;
 
@@ -67,6 +71,14 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     if (!limiter.allow(req.ip, Date.now())) throw new HttpError(429, 'rate_limited', 'Too many requests: slow down and retry in a minute.');
     const token = bearer(req);
     if (token) req.user = await services.authenticate(token);
+  });
+  // Every JSON (and form) body, on every route: text must be valid Unicode (PostgreSQL's jsonb refuses an unpaired
+  // surrogate) and nesting bounded, whatever the route's own schema says.
+  app.addHook('preValidation', async (req) => {
+    const body: unknown = req.body;
+    if (typeof body !== 'object' || body === null || Buffer.isBuffer(body)) return;
+    const bad = checkJson(body, { maxDepth: MAX_BODY_DEPTH });
+    if (bad) throw new HttpError(400, 'validation_error', `Invalid body: ${showJsonPath(bad.path)}: ${bad.message}.`);
   });
   app.options('*', async (req, reply) => {
     void reply
