@@ -1,6 +1,8 @@
 // Server configuration: environment variables (and CLI flags) parsed once by zod. Defaults run locally with nothing
 // installed beyond `npm ci`. A bad value stops start-up with a message naming it.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { parseRenderSizes } from './media/render-sizes.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -26,6 +28,13 @@ export const ConfigSchema = z.object({
   MEDIA_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Bytes one user may upload per 24 hours, across stories (authors and admins alike). */
   MEDIA_USER_DAILY_BYTES: z.coerce.number().int().min(0).default(200 * 1024 * 1024),
+  /** Sizes rendered besides the spec's, "WIDTHxHEIGHT@QUALITY" separated by commas. */
+  MEDIA_RENDER_SIZES: z.string().default('').refine((v) => typeof parseRenderSizes(v) !== 'string', { message: 'must be WIDTHxHEIGHT@QUALITY,... (1..4096, quality 1..100)' }),
+  /** Images rendered at once (each on one libvips thread), and renders waiting beyond those (503 past it). */
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.min(2, availableParallelism()))),
+  RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /** Fresh renders (not cached variants) one client address may cause per minute (429 past it). */
+  RENDER_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   // Auth
   AUTH_PROVIDER: z.enum(['local', 'supabase']).default('local'),
   /** Secret that signs local access tokens; generated and kept in the database when unset. */

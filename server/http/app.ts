@@ -74,11 +74,10 @@ export async function buildApp(services: Services, modules: readonly RouteModule
   });
   // Every JSON (and form) body, on every route: text must be valid Unicode (PostgreSQL's jsonb refuses an unpaired
   // surrogate) and nesting bounded, whatever the route's own schema says.
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     const body: unknown = req.body;
-    if (typeof body !== 'object' || body === null || Buffer.isBuffer(body)) return;
-    const bad = checkJson(body, { maxDepth: MAX_BODY_DEPTH });
-    if (bad) throw new HttpError(400, 'validation_error', `Invalid body: ${showJsonPath(bad.path)}: ${bad.message}.`);
+    const bad = typeof body === 'object' && body !== null && !Buffer.isBuffer(body) ? checkJson(body, { maxDepth: MAX_BODY_DEPTH }) : null;
+    done(bad ? new HttpError(400, 'validation_error', `Invalid body: ${showJsonPath(bad.path)}: ${bad.message}.`) : undefined);
   });
   app.options('*', async (req, reply) => {
     void reply

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { RouteModule } from '../http/app.js';
 import { HttpError, notFound, unauthorized } from '../http/errors.js';
 import { route } from '../http/route.js';
-import { RenderError, RenderQuery, type Renderer } from './render.js';
+import { RateLimiter } from '../http/rate-limit.js';
+import { RenderBusy, RenderError, RenderQuery, RenderRefused, type Renderer, variantOf } from './render.js';
 import type { UploadQuota } from './quota.js';
 import { Bucket, checkUpload, FileName, type MediaStorage, StoryId, type StoredObject } from './storage.js';
 import { verifyImage } from './verify.js';
@@ -101,12 +102,15 @@ export type MediaRouteDeps = {
   quota: UploadQuota;
   /** Largest file accepted, in bytes. */
   maxFileBytes: number;
+  /** Fresh renders one client address may cause per minute. */
+  renderPerMinute: number;
 };
 
 const mb = (n: number): string => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
   const { storage, renderer } = deps;
+  const renderBudget = new RateLimiter(deps.renderPerMinute, 60_000);
 
   async function download(req: FastifyRequest, reply: FastifyReply, p: z.infer<typeof ObjectParams>, q: z.infer<typeof DownloadQuery>): Promise<undefined> {
     const o = await storage.stat(p.bucket, p.storyId, p.file);
@@ -187,11 +191,19 @@ export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
         async ({ req, reply, params, query }) => download(req, reply, params, query));
       route(scope, { method: 'GET', url: '/storage/v1/object/:bucket/:storyId/:file', summary: 'Download a stored file (supabase-js download(); buckets are public)', tags: ['storage'], auth: 'optional', params: ObjectParams, query: DownloadQuery, produces: '*/*' },
         async ({ req, reply, params, query }) => download(req, reply, params, query));
-      route(scope, { method: 'GET', url: '/storage/v1/render/image/public/:bucket/:storyId/:file', summary: 'A resized image: width/height up to 4096, quality 1..100, resize cover|contain|fill; JPEG unless format=webp|png', tags: ['storage'], auth: 'none', params: ObjectParams, query: RenderQuery, produces: 'image/jpeg' },
+      route(scope, { method: 'GET', url: '/storage/v1/render/image/public/:bucket/:storyId/:file', summary: "A resized image at one of the spec's sizes (width and height; quality defaults to the size's), resize cover|contain|fill; JPEG unless format=webp", tags: ['storage'], auth: 'none', params: ObjectParams, query: RenderQuery, produces: 'image/jpeg' },
         async ({ req, reply, params: p, query }) => {
           if (p.bucket !== 'image') throw new HttpError(400, 'storage/not_an_image', 'Only the image bucket can be rendered.');
-          const out = await renderer.render(p.bucket, p.storyId, p.file, query).catch((e: unknown) => {
+          const v = variantOf(query, renderer.sizes);
+          if (!v.ok) throw new HttpError(400, 'storage/size_not_allowed', v.message);
+          const admit = (): boolean => renderBudget.allow(req.ip, Date.now());
+          const out = await renderer.render(p.bucket, p.storyId, p.file, v.variant, admit).catch((e: unknown) => {
             if (e instanceof RenderError) throw new HttpError(422, 'storage/not_renderable', e.message);
+            if (e instanceof RenderBusy) throw new HttpError(503, 'storage/busy', e.message, { 'retry-after': '2' });
+            if (e instanceof RenderRefused) {
+              const wait = Math.max(1, Math.ceil(renderBudget.retryAfterMs(req.ip, Date.now()) / 1000));
+              throw new HttpError(429, 'storage/render_rate_limited', `Too many new image sizes requested: ${deps.renderPerMinute} fresh renders a minute per client. Retry in ${wait} s (already rendered images are not limited).`, { 'retry-after': String(wait) });
+            }
             throw e;
           });
           if (!out) throw notFound('Object not found.');
