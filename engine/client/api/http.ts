@@ -4,7 +4,7 @@
 import type { LaunchAction, LaunchState } from '../../catalogue/launch.js';
 import type { PlayLanguage } from '../../schema/enums.js';
 import type { DialogueEntry, PermanentCharacter, PermanentCharacterItem, PlayerStory, TicketWithStory } from '../../schema/player.js';
-import type { CatalogueStory, GameView, MomentView, StaticCatalogue } from '../../schema/views.js';
+import type { CatalogueStory, GameView, MomentView, StaticCatalogue, TicketCards } from '../../schema/views.js';
 
 /** What this client needs of a fetch Response: Node's and the browser's both fit. */
 export interface ResponseLike {
@@ -210,6 +210,11 @@ export class Api {
 
   tickets(): Promise<TicketWithStory[]> {
     return this.request('GET', '/api/tickets');
+  }
+
+  /** The redeem picker's cards: characters and items of the latest run of the ticket's story. */
+  ticketCards(ticketId: string): Promise<TicketCards> {
+    return this.request('GET', `/api/tickets/${encodeURIComponent(ticketId)}/cards`);
   }
 
   redeemTicket(ticketId: string, card: RedeemCard): Promise<RedeemResult> {
