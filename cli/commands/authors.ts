@@ -1,6 +1,6 @@
 // `looptale story authors <story-id>` and `looptale admins`: who may change a story. Authors of a story (and admins,
 // for every story) write its media through /storage/v1; see server/store/authors.ts. People are named by their email
-// (an account of this server, or a Supabase user this server has seen) or their user id.
+// (an account of this server) or their user id (with AUTH_PROVIDER=supabase, the `sub` of their Supabase tokens).
 import type { Command } from 'commander';
 import type { Queryable } from '../../server/db/db.js';
 import { AuthorsRepo } from '../../server/store/authors.js';
@@ -16,15 +16,15 @@ const collect = (v: string, all: string[]): string[] => [...all, v];
 async function userIdOf(q: Queryable, who: string): Promise<string> {
   const text = who.trim().toLowerCase();
   if (isUuid(text)) return text;
-  const r = await q.query<{ id: string }>('SELECT id::text FROM auth.users WHERE lower(email) = $1', [who.trim().toLowerCase()]);
+  const r = await q.query<{ id: string }>('SELECT id::text FROM looptale_auth.users WHERE lower(email) = $1', [who.trim().toLowerCase()]);
   const id = r.rows[0]?.id;
-  if (!id) throw new CliError(`No account with the email ${who}: they must sign up (or sign in once with Supabase) first, or give their user id.`);
+  if (!id) throw new CliError(`No account with the email ${who}: they must sign up first, or give their user id (with AUTH_PROVIDER=supabase, the id of their Supabase account).`);
   return id;
 }
 
 async function describe(q: Queryable, ids: readonly { user_id: string }[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const r = await q.query<{ id: string; email: string | null }>('SELECT id::text, email FROM auth.users WHERE id = ANY($1::uuid[])', [ids.map((x) => x.user_id)]);
+  const r = await q.query<{ id: string; email: string | null }>('SELECT id::text, email FROM looptale_auth.users WHERE id = ANY($1::uuid[])', [ids.map((x) => x.user_id)]);
   const email = new Map(r.rows.map((x) => [x.id, x.email]));
   return ids.map((x) => `  ${x.user_id}  ${email.get(x.user_id) ?? '(no local account)'}`);
 }

@@ -25,7 +25,7 @@ function waitFor(rows: readonly Row[], bytes: number, limit: number, now: number
   return Math.max(1, Math.ceil((until - now) / 1000));
 }
 
-const WINDOW_SQL = `SELECT uploaded_at AS at, bytes::text AS bytes FROM media_uploads
+const WINDOW_SQL = `SELECT uploaded_at AS at, bytes::text AS bytes FROM looptale_private.media_uploads
   WHERE user_id = $1 AND uploaded_at > now() - interval '24 hours' ORDER BY uploaded_at`;
 
 export class UploadQuota {
@@ -45,7 +45,7 @@ export class UploadQuota {
       const wait = waitFor(r.rows, bytes, this.dailyBytes, Date.now());
       if (wait !== null) return { ok: false as const, retryAfterS: wait };
       const ins = await q.query<{ id: string }>(
-        'INSERT INTO media_uploads (user_id, bucket, blueprint_story_id, file, bytes) VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id',
+        'INSERT INTO looptale_private.media_uploads (user_id, bucket, blueprint_story_id, file, bytes) VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id',
         [userId, where.bucket, where.storyId, where.file, bytes],
       );
       return { ok: true as const, id: ins.rows[0]?.id ?? '' };
@@ -54,6 +54,6 @@ export class UploadQuota {
 
   /** Gives a reservation back (the write failed). */
   async release(id: string): Promise<void> {
-    await this.db.query('DELETE FROM media_uploads WHERE id = $1::bigint', [id]);
+    await this.db.query('DELETE FROM looptale_private.media_uploads WHERE id = $1::bigint', [id]);
   }
 }
