@@ -25,7 +25,7 @@ export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Origins allowed for browsers (CORS and the WebSocket Origin check); requests without Origin are allowed. */
   ALLOWED_ORIGINS: list.default(['http://localhost:8787', 'http://127.0.0.1:8787', 'http://localhost:5173']),
-  /** Import the fixture stories when the catalogue is empty. */
+  /** Import the fixture stories at first start (each missing one, until one start has done them all: crash-safe). */
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),
   MEDIA_DIR: z.string().optional(),
