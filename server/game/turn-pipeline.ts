@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '../../engine/brain/decision.js';
 import type { ServerFrame } from '../../engine/protocol/frames.js';
+import { turnErrorCode } from '../../engine/protocol/turn-errors.js';
 import type { UserInput } from '../../engine/protocol/user-input.js';
 import type { TurnEvent } from '../../engine/run/events.js';
 import type { StepSuccess } from '../../engine/run/step.js';
@@ -249,7 +250,7 @@ export class TurnPipeline {
     const ts = performance.now();
     const heard = await this.deps.transcriber.transcribe({ audio, language, ...momentSpeech(story, state, language) });
     stages.stt = msSince(ts);
-    if (!heard.ok) throw new GameError('stt/failed', heard.message);
+    if (!heard.ok) throw new GameError(turnErrorCode(heard.message) ?? 'stt/failed', heard.message);
     return heard.text;
   }
 }
