@@ -4,9 +4,10 @@
 // one start has gone through the whole folder; then a marker (server_settings 'seed.stories_done') says so, and later
 // starts leave the catalogue alone (a story an admin removed stays removed). A kill -9 half-way leaves no marker, so the
 // next start imports what is still missing.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Story } from '../../engine/story/format.js';
+import { storyFileSizeProblem, storyJsonProblem } from '../../engine/story/limits.js';
 import type { StoryRepo } from './stories.js';
 
 export type SeedLog = {
@@ -28,11 +29,21 @@ export async function seedStories(repo: StoryRepo, dir: string, log: SeedLog): P
   for (const folder of folders) {
     const file = join(dir, folder, 'story.json');
     if (SKIPPED.has(folder) || !existsSync(file)) continue;
+    const tooLarge = storyFileSizeProblem(statSync(file).size);
+    if (tooLarge) {
+      log.warn({ file, problem: tooLarge }, 'story file is too large: skipped');
+      continue;
+    }
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     } catch (e) {
       log.warn({ file, err: e instanceof Error ? e.message : String(e) }, 'story file is not valid JSON: skipped');
+      continue;
+    }
+    const limit = storyJsonProblem(raw);
+    if (limit) {
+      log.warn({ file, problem: limit.message }, 'story file does not parse: skipped');
       continue;
     }
     const parsed = Story.safeParse(raw);
