@@ -1,5 +1,5 @@
-// The supabase/ folder is a Supabase CLI project: `supabase db push` (the npm `supabase` CLI, to a database URL, no
-// Docker) applies supabase/migrations to a database set up as a hosted project is (the stand-in), and the game server
+// The supabase/ folder is a Supabase CLI project: `supabase db push --db-url` (the npm `supabase` CLI, no Docker)
+// applies supabase/migrations to a database set up as a hosted project is (the stand-in), and the game server
 // and the CLI keep ONE ledger, supabase_migrations.schema_migrations: what either applied, the other does not apply
 // again. With MIGRATE_ON_START=false the server applies nothing and refuses a database that misses a migration.
 import { execFile } from 'node:child_process';
@@ -23,10 +23,15 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** `supabase db push --remote=<url> --yes` in `workdir` (the folder holding supabase/). */
+/**
+ * `supabase db push --db-url <url> --yes` in `workdir` (the folder holding supabase/). The stand-in has no TLS, which
+ * the CLI otherwise requires (a hosted project has it): sslmode=disable.
+ */
 function push(workdir: string, url: string, extra: string[] = []): Promise<{ code: number; out: string }> {
+  const u = new URL(url);
+  u.searchParams.set('sslmode', 'disable');
   return new Promise((resolve) => {
-    execFile(CLI, ['db', 'push', `--remote=${url}`, '--yes', '--workdir', workdir, ...extra],
+    execFile(CLI, ['db', 'push', '--db-url', u.toString(), '--yes', '--workdir', workdir, ...extra],
       { timeout: 90_000, env: { ...process.env, DO_NOT_TRACK: '1', NO_COLOR: '1' } }, (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}` });
       });

@@ -20,6 +20,7 @@ import type { Brain } from './brain.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { GameStorePort, StoryStorePort } from './ports.js';
 import { momentSpeech } from './vocabulary.js';
+import { turnErrorCode } from '../../engine/protocol/turn-errors.js';
 
 export type TurnReply = {
   outputs: GameOutput[];
@@ -191,7 +192,7 @@ export class GameService {
           const ts = performance.now();
           const heard = await this.deps.transcriber.transcribe({ audio, language, ...momentSpeech(s, state, language) });
           stages.stt = Math.round((performance.now() - ts) * 10) / 10;
-          if (!heard.ok) throw new GameError('stt/failed', heard.message);
+          if (!heard.ok) throw new GameError(turnErrorCode(heard.message) ?? 'stt/failed', heard.message);
           transcription = heard.text;
         }
         const tb = performance.now();
