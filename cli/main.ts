@@ -11,6 +11,7 @@ import { register as registerSimulate } from './commands/simulate.js';
 import { register as registerPlay } from './commands/play.js';
 import { register as registerEval } from './commands/eval.js';
 import { register as registerAdmins } from './commands/authors.js';
+import { register as registerDb } from './commands/db.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerDoctor(program);
   registerEval(program);
   registerAdmins(program);
+  registerDb(program);
   return program;
 }
 
