@@ -12,6 +12,7 @@ import {
 } from './errors.js';
 import { checkJson, mayHoldSurrogateEscape, showJsonPath } from '../schema/json-guard.js';
 import {
+  type AccessTokenFrame,
   type AudioAnswerFrame,
   type ClientFrame,
   type Frame,
@@ -59,6 +60,8 @@ export function encodeFrame(frame: Frame): Uint8Array<ArrayBuffer> {
   switch (frame.type) {
     case 'USER_INPUT':
       return build(frame.type, JSON.stringify(frame.input), frame.audio);
+    case 'ACCESS_TOKEN':
+      return build(frame.type, JSON.stringify({ access_token: frame.accessToken }));
     case 'AUDIO_ANSWER':
       if (frame.audio.length === 0) {
         throw new RangeError('An AUDIO_ANSWER frame needs at least one byte of audio.');
@@ -124,6 +127,7 @@ export function utf8Length(text: string): number {
 export function decodeClientFrame(bytes: Uint8Array | ArrayBuffer, opts?: DecodeOptions): DecodeResult<ClientFrame> {
   const head = readHead(bytes, opts);
   if (!head.ok) return head;
+  if (head.type === 'ACCESS_TOKEN') return decodeAccessToken(head.view, head.start);
   if (head.type !== 'USER_INPUT') return wrongDirection(head.type, 'the server');
   return decodeUserInput(head.view, head.start);
 }
@@ -135,7 +139,7 @@ export function decodeClientFrame(bytes: Uint8Array | ArrayBuffer, opts?: Decode
 export function decodeServerFrame(bytes: Uint8Array | ArrayBuffer, opts?: DecodeOptions): DecodeResult<ServerFrame> {
   const head = readHead(bytes, opts);
   if (!head.ok) return head;
-  if (head.type === 'USER_INPUT') return wrongDirection(head.type, 'a client');
+  if (head.type === 'USER_INPUT' || head.type === 'ACCESS_TOKEN') return wrongDirection(head.type, 'a client');
   return decodeServerBody(head.type, head.view, head.start);
 }
 
@@ -144,6 +148,7 @@ export function decodeFrame(bytes: Uint8Array | ArrayBuffer, opts?: DecodeOption
   const head = readHead(bytes, opts);
   if (!head.ok) return head;
   if (head.type === 'USER_INPUT') return decodeUserInput(head.view, head.start);
+  if (head.type === 'ACCESS_TOKEN') return decodeAccessToken(head.view, head.start);
   return decodeServerBody(head.type, head.view, head.start);
 }
 
@@ -198,6 +203,11 @@ function decodeUserInput(view: Uint8Array, start: number): DecodeResult<UserInpu
   if (!input.ok) return input;
   if (sep === -1) return { ok: true, frame: { type: 'USER_INPUT', input: input.value } };
   return { ok: true, frame: { type: 'USER_INPUT', input: input.value, audio: plainView(view, sep + 1, view.length) } };
+}
+
+function decodeAccessToken(view: Uint8Array, start: number): DecodeResult<AccessTokenFrame> {
+  const r = parseJson('ACCESS_TOKEN', JSON_SCHEMAS.ACCESS_TOKEN, view, start, view.length);
+  return r.ok ? { ok: true, frame: { type: 'ACCESS_TOKEN', accessToken: r.value.access_token } } : r;
 }
 
 function decodeAudioAnswer(view: Uint8Array, start: number): DecodeResult<AudioAnswerFrame> {

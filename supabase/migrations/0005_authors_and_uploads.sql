@@ -38,5 +38,11 @@ CREATE TABLE IF NOT EXISTS looptale_private.media_uploads (
 );
 CREATE INDEX IF NOT EXISTS media_uploads_user_time_idx ON looptale_private.media_uploads (user_id, uploaded_at);
 
+-- As every table of ours (0004_rls.sql): RLS on with no policy, so a grant made by mistake still shows no row to a
+-- client role (which has no USAGE on looptale_private anyway).
+ALTER TABLE looptale_private.story_authors ENABLE ROW LEVEL SECURITY;
+ALTER TABLE looptale_private.user_roles ENABLE ROW LEVEL SECURITY;
+ALTER TABLE looptale_private.media_uploads ENABLE ROW LEVEL SECURITY;
+
 END
 $migration$;
