@@ -148,7 +148,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       // OAuth 2 clients read error / error_description from the token endpoint.
       if (e instanceof AuthApiError && e.status < 500) {
         const known = grant === 'password' || grant === 'refresh_token' || grant === 'pkce';
-        throw new AuthApiError(e.status, e.errorCode, e.message, { ...e.extra, error: known ? 'invalid_grant' : 'unsupported_grant_type', error_description: e.message });
+        throw new AuthApiError(e.status, e.errorCode, e.message, { ...e.extra, error: known ? 'invalid_grant' : 'unsupported_grant_type', error_description: e.message }, e.headers);
       }
       throw e;
     }
@@ -234,13 +234,19 @@ async function passwordGrant(ctx: AuthContext, req: FastifyRequest): Promise<unk
   if (b.phone && !b.email) throw new AuthApiError(400, 'validation_failed', 'Phone sign-in is not available: use an email address');
   const email = normalizeEmail(b.email);
   if (!email || !b.password) throw invalidCredentials();
-  ctx.limits.check('signin', req.ip, email);
+  ctx.limits.check('signin', req.ip);
+  ctx.limits.signIn.check(email, req.ip);
   const user = await findUserByEmail(ctx.db, email);
   if (!user?.encrypted_password) {
     await burnPasswordCheck(b.password);
+    ctx.limits.signIn.failed(email, req.ip);
     throw invalidCredentials();
   }
-  if (!(await verifyPassword(b.password, user.encrypted_password))) throw invalidCredentials();
+  if (!(await verifyPassword(b.password, user.encrypted_password))) {
+    ctx.limits.signIn.failed(email, req.ip);
+    throw invalidCredentials();
+  }
+  ctx.limits.signIn.succeeded(email, req.ip);
   if (isBanned(user, ctx.now())) throw new AuthApiError(400, 'user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
   const rehash = needsRehash(user.encrypted_password) ? await hashPassword(b.password) : null;
