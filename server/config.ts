@@ -68,7 +68,7 @@ export const ConfigSchema = z.object({
   WS_PING_MS: z.coerce.number().int().min(100).default(30_000),
   /** Open sockets per user (a new one closes the oldest), messages per 10 s per user across them, new sockets a minute. */
   WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
-  WS_USER_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+  WS_USER_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
   WS_CONNECTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Bytes queued to a socket before it counts as a slow consumer and is dropped. */
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
