@@ -3,7 +3,7 @@
 // and a session ended through one is refused by the other and announced to its session-end listeners (the WebSocket
 // layer's hook). PostgreSQL and the stand-in are required: without them these tests fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsOf, getUserRaw, supabaseClient, uniqueEmail } from './helpers/auth.js';
+import { ageRotatedRefreshTokens, claimsOf, getUserRaw, supabaseClient, uniqueEmail } from './helpers/auth.js';
 import { postgresDatabase, supabaseDatabase } from './helpers/databases.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -66,6 +66,7 @@ describe.each(TARGETS)('auth across processes on $name', ({ database }) => {
       const { data } = await sb.auth.signUp({ email: uniqueEmail('pg-reuse'), password: 'correct horse battery' });
       const old = data.session!.refresh_token;
       expect((await sb.auth.refreshSession()).error).toBeNull();
+      await ageRotatedRefreshTokens(a.services.db, 11);
       const reuse = await supabaseClient(b.url).auth.refreshSession({ refresh_token: old });
       expect(reuse.error?.code).toBe('refresh_token_already_used');
       expect((await getUserRaw(a.url, (await sb.auth.getSession()).data.session!.access_token)).body.error_code).toBe('session_not_found');

@@ -54,7 +54,7 @@ export const authModule: RouteModule = async (app, s) => {
 
   const secret = await loadJwtSecret(db, config.JWT_SECRET);
   const baseUrl = baseUrlOf(app, s);
-  const sessions = new Sessions({ db, log, secret, issuer: () => `${baseUrl()}/auth/v1`, ttlS: config.ACCESS_TOKEN_TTL_S, now });
+  const sessions = new Sessions({ db, log, secret, issuer: () => `${baseUrl()}/auth/v1`, ttlS: config.ACCESS_TOKEN_TTL_S, reuseIntervalS: config.REFRESH_TOKEN_REUSE_INTERVAL_S, now });
   if (db.kind === 'postgres') sessions.startPolling();
   const mailer = new Mailer(config, log, now);
   const ctx: AuthContext = { config, db, log, secret, baseUrl, now, sessions, mailer, limits: new AuthLimits(now, config.AUTH_RATE_LIMIT_SCALE) };

@@ -1,6 +1,8 @@
 // Sessions and refresh tokens. A sign-in creates a session and its first refresh token; each refresh revokes the token
-// it uses and issues a child. A revoked token presented again means it leaked (or a client raced itself): the whole
-// session ends. Access tokens are checked against the session (cached briefly), so logging out takes effect at once.
+// it uses and issues a child. A revoked token presented again within the reuse interval (10 s, as Supabase Auth) is a
+// client racing itself (two tabs, a response lost on the way): it gets a child of its own. Presented later, it leaked:
+// the whole session ends. Access tokens are checked against the session (cached briefly), so logging out takes effect
+// at once.
 import type { Db, Queryable } from '../db/db.js';
 import type { AuthUser } from '../http/app.js';
 import type { Logger } from '../log.js';
@@ -23,6 +25,8 @@ export type SessionsOptions = {
   secret: Uint8Array;
   issuer: () => string;
   ttlS: number;
+  /** Seconds after its rotation during which a refresh token may still be used (REFRESH_TOKEN_REUSE_INTERVAL_S). */
+  reuseIntervalS: number;
   now: () => number;
 };
 
@@ -77,30 +81,36 @@ export class Sessions {
   async rotate(refreshToken: string): Promise<{ ok: true; userId: string; sessionId: string; refreshToken: string; amr: AmrEntry[] } | { ok: false; error: AuthApiError }> {
     const now = new Date(this.#o.now());
     const out = await this.#o.db.tx(async (q) => {
-      const r = await q.query<{ id: string; revoked: boolean; session_id: string; user_id: string; ended_at: Date | null; amr: AmrEntry[]; banned_until: Date | null }>(
-        `SELECT rt.id, rt.revoked, rt.session_id, rt.user_id, s.ended_at, s.amr, u.banned_until
+      const r = await q.query<{ id: string; revoked: boolean; revoked_at: Date; session_id: string; user_id: string; ended_at: Date | null; amr: AmrEntry[]; banned_until: Date | null }>(
+        `SELECT rt.id, rt.revoked, rt.updated_at AS revoked_at, rt.session_id, rt.user_id, s.ended_at, s.amr, u.banned_until
            FROM looptale_auth.refresh_tokens rt JOIN looptale_auth.sessions s ON s.id = rt.session_id JOIN looptale_auth.users u ON u.id = rt.user_id
           WHERE rt.token_hash = $1 FOR UPDATE OF rt, s`,
         [sha256(refreshToken)],
       );
       const t = r.rows[0];
       if (!t || t.ended_at) return { ok: false as const, error: new AuthApiError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'), ended: [] };
-      if (t.revoked) {
+      // A rotated token's updated_at is when it was rotated (nothing else touches a revoked token).
+      const reused = t.revoked;
+      if (reused && now.getTime() > t.revoked_at.getTime() + this.#o.reuseIntervalS * 1000) {
         const ended = await this.end(q, { sessionId: t.session_id }, 'refresh_token_reuse');
         return { ok: false as const, error: new AuthApiError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'), ended };
       }
       if (isBanned(t, now.getTime())) return { ok: false as const, error: new AuthApiError(400, 'user_banned', 'User is banned'), ended: [] };
       const next = randomSecret();
-      await q.query('UPDATE looptale_auth.refresh_tokens SET revoked = true, updated_at = $2 WHERE id = $1', [t.id, now]);
+      // Within the reuse interval the token keeps its rotation time (the interval does not slide) and gets a second
+      // child: only its hash is stored, so the child already issued cannot be handed out again (Supabase Auth, which
+      // keeps tokens in clear, returns that one instead).
+      if (!reused) await q.query('UPDATE looptale_auth.refresh_tokens SET revoked = true, updated_at = $2 WHERE id = $1', [t.id, now]);
       await q.query('INSERT INTO looptale_auth.refresh_tokens (token_hash, session_id, user_id, parent_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [sha256(next), t.session_id, t.user_id, t.id, now]);
       await q.query('UPDATE looptale_auth.sessions SET refreshed_at = $2, updated_at = $2 WHERE id = $1', [t.session_id, now]);
-      return { ok: true as const, userId: t.user_id, sessionId: t.session_id, refreshToken: next, amr: t.amr };
+      return { ok: true as const, userId: t.user_id, sessionId: t.session_id, refreshToken: next, amr: t.amr, reused };
     });
     if (!out.ok) {
       if (out.ended.length) this.#o.log.warn({ user: out.ended[0]?.user_id, session: out.ended[0]?.id }, 'auth: a revoked refresh token was reused; the session is ended');
       this.announce(out.ended, 'refresh_token_reuse');
       return { ok: false, error: out.error };
     }
+    if (out.reused) this.#o.log.info({ user: out.userId, session: out.sessionId }, 'auth: a rotated refresh token was presented again within the reuse interval; issued another');
     return out;
   }
 
