@@ -27,6 +27,8 @@ export const ConfigSchema = z.object({
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),
   MEDIA_DIR: z.string().optional(),
+  /** The web app's build served at / (default: web/dist of this checkout). */
+  WEB_DIST: z.string().optional(),
   // Auth
   AUTH_PROVIDER: z.enum(['local', 'supabase']).default('local'),
   /** Secret that signs local access tokens; generated and kept in the database when unset. */
