@@ -382,13 +382,14 @@ describe.each(BACKENDS)('store on $name', ({ open }) => {
       expect(stateDigest(s)).toBe(stateDigest(alice.state));
       expect(events.map((e) => (e.kind === 'event' ? e.index : -1))).toEqual(events.map((_, i) => i));
 
-      // Timings known once the reply is spoken join the turn's line, and nothing else changes.
+      // A spoken turn's line is written once, after its commit, with its speech timings: it joins the end of the
+      // run's transcript and nothing else changes.
       const turn = events.findLast((e) => e.kind === 'event' && e.event.type === 'turn');
       if (turn?.kind !== 'event' || turn.event.type !== 'turn') throw new Error('no turn');
-      expect(await game.addTranscriptStages(run.id, turn.event.input_id, { tts_first_byte: 42.5, total: 99 })).toBe(true);
-      expect(await game.addTranscriptStages(run.id, '00000000-0000-4000-8000-000000000000', { total: 1 })).toBe(false);
-      const after = await game.transcript(run.id);
-      expect(after).toEqual(lines.map((l) => (l === turn ? { ...turn, stages: { ...turn.stages, tts_first_byte: 42.5, total: 99 } } : l)));
+      const spoken = { ...turn, stages: { ...turn.stages, tts_first_byte: 42.5, total: 99 } };
+      await game.appendTranscript(run.id, [spoken]);
+      await game.appendTranscript('not-a-run-id', [spoken]);
+      expect(await game.transcript(run.id)).toEqual([...lines, spoken]);
     });
 
     it('lists the user as having started both stories, and nobody else', async () => {

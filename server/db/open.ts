@@ -12,7 +12,7 @@ type DbConfig = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'>
  * only checked, and a database that misses one of this version's migrations is refused.
  */
 export async function openDb(config: DbConfig): Promise<Db> {
-  const db = config.DATABASE_URL ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : await openPglite(config.DATA_DIR);
+  const db = await connectDb(config);
   try {
     if (config.MIGRATE_ON_START === false) {
       const { pending } = await migrationStatus(db);
@@ -30,4 +30,9 @@ export async function openDb(config: DbConfig): Promise<Db> {
     throw e;
   }
   return db;
+}
+
+/** Opens the configured database as it is, schema untouched (`looptale db status` and `db migrate`). */
+export function connectDb(config: DbConfig): Promise<Db> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openPglite(config.DATA_DIR);
 }

@@ -11,23 +11,7 @@ import { Rollback, type Db, type Queryable } from '../db/db.js';
 import { byKeySet, writeRecords } from './records.js';
 import { checkRowFields } from './player-tables.js';
 import { isUuid, json, parseRows } from './rows.js';
-
-export type CommitRequest = {
-  userId: string;
-  storyId: string;
-  /** The version the state was loaded at; null when no state exists yet. */
-  expectedVersion: number | null;
-  state: GameState;
-  effects: readonly Effect[];
-  /** The input that caused this step: recorded once, its outputs returned to a replay of it. */
-  input?: { input_id: string; player_story_id: string; outputs: readonly GameOutput[] };
-  transcript?: { player_story_id: string; lines: readonly TranscriptLine[] };
-};
-
-export type CommitResult =
-  | { ok: true; version: number }
-  | { ok: false; reason: 'conflict' }
-  | { ok: false; reason: 'duplicate'; outputs: GameOutput[] };
+import type { CommitRequest, CommitResult } from '../game/ports.js';
 
 export const RunSummaryRow = z.object({
   id: z.string(),
@@ -161,15 +145,7 @@ export class GameRepo {
           if (w.kind === 'rows') await writeRecords(q, w.table, w.records, 'upsert', 'user_id');
           else await this.#resetProgress(q, w.user_id, w.blueprint_story_id);
         }
-        if (c.transcript && c.transcript.lines.length > 0) {
-          await q.query(
-            `INSERT INTO looptale_private.player_story_transcripts (player_story_id, seq, line)
-             SELECT $1::uuid, base.n + t.ord::int - 1, t.value
-               FROM json_array_elements($2::text::json) WITH ORDINALITY AS t(value, ord),
-                    (SELECT COALESCE(max(seq) + 1, 0) AS n FROM looptale_private.player_story_transcripts WHERE player_story_id = $1::uuid) AS base`,
-            [c.transcript.player_story_id, json(c.transcript.lines)],
-          );
-        }
+        if (c.transcript && c.transcript.lines.length > 0) await this.#appendTranscript(q, c.transcript.player_story_id, c.transcript.lines);
         return { ok: true as const, version };
       });
     } catch (e) {
@@ -245,21 +221,20 @@ export class GameRepo {
     return r.rows.map((row) => TranscriptLine.parse(row.line));
   }
 
-  /** Merges timings known only once the reply was spoken into the turn's transcript line. */
-  async addTranscriptStages(playerStoryId: string, inputId: string, stages: Readonly<Record<string, number>>): Promise<boolean> {
-    if (!isUuid(playerStoryId)) return false;
-    // One row read: the run's transcript also holds its header, which carries a whole game state.
-    const r = await this.#db.query<{ seq: number; line: unknown }>(
-      `SELECT seq, line FROM looptale_private.player_story_transcripts
-        WHERE player_story_id = $1 AND line->>'kind' = 'event' AND line->'event'->>'input_id' = $2 ORDER BY seq DESC LIMIT 1`,
-      [playerStoryId, inputId]);
-    const row = r.rows[0];
-    if (!row) return false;
-    const line = TranscriptLine.parse(row.line);
-    if (line.kind !== 'event') return false;
-    await this.#db.query('UPDATE looptale_private.player_story_transcripts SET line = $3::json WHERE player_story_id = $1 AND seq = $2',
-      [playerStoryId, row.seq, json({ ...line, stages: { ...line.stages, ...stages } })]);
-    return true;
+  /** Appends lines after the run's last one (a spoken turn's line, written once its timings are known). */
+  async appendTranscript(playerStoryId: string, lines: readonly TranscriptLine[]): Promise<void> {
+    if (!isUuid(playerStoryId) || lines.length === 0) return;
+    await this.#appendTranscript(this.#db, playerStoryId, lines);
+  }
+
+  async #appendTranscript(q: Queryable, playerStoryId: string, lines: readonly TranscriptLine[]): Promise<void> {
+    await q.query(
+      `INSERT INTO looptale_private.player_story_transcripts (player_story_id, seq, line)
+       SELECT $1::uuid, base.n + t.ord::int - 1, t.value
+         FROM json_array_elements($2::text::json) WITH ORDINALITY AS t(value, ord),
+              (SELECT COALESCE(max(seq) + 1, 0) AS n FROM looptale_private.player_story_transcripts WHERE player_story_id = $1::uuid) AS base`,
+      [playerStoryId, json(lines)],
+    );
   }
 
   /** The user's runs of a story for the launch screen, newest first. */
