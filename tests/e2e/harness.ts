@@ -98,7 +98,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       const { signedInAs, ...options } = o;
       const context = await browser.newContext({ viewport: DESKTOP, ...options });
       contexts.add(context);
-      if (signedInAs) await context.addInitScript(storeSession, { key: sessionKey(server.url), session: signedInAs.session });
+      if (signedInAs) await context.addInitScript({ content: storeSessionScript(sessionKey(server.url), signedInAs.session) });
       const page = await context.newPage();
       // A page error fails loudly in the test's output rather than passing unseen.
       page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
@@ -148,9 +148,9 @@ export function sessionKey(url: string): string {
   return `sb-${new URL(url).hostname}-auth-token`;
 }
 
-/** Runs in the page before its scripts: the session where supabase-js looks for it. */
-function storeSession({ key, session }: { key: string; session: Session }): void {
-  window.localStorage.setItem(key, JSON.stringify(session));
+/** A script run in the page before its own: the session where supabase-js looks for it. */
+function storeSessionScript(key: string, session: Session): string {
+  return `window.localStorage.setItem(${JSON.stringify(key)}, ${JSON.stringify(JSON.stringify(session))});`;
 }
 
 // ---- the dev outbox

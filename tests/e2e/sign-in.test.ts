@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => h?.close());
 
-async function path(page: Page): Promise<string> {
+function path(page: Page): string {
   const u = new URL(page.url());
   return `${u.pathname}${u.search}`;
 }
@@ -49,7 +49,7 @@ describe('sign-in modal', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Sign Up', exact: true }).last().click();
     await page.getByTestId('personal-catalogue').waitFor();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    expect(await path(page)).toBe('/browse');
+    expect(path(page)).toBe('/browse');
     await page.getByRole('heading', { name: 'Trending Now' }).waitFor();
     await page.getByRole('button', { name: /Profile menu/ }).click();
     await page.getByRole('menu').getByText(email).waitFor();
@@ -142,7 +142,7 @@ describe('sign-in modal', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toMatch(/invalid/i);
-    expect(await path(page)).toBe('/login');
+    expect(path(page)).toBe('/login');
     await page.context().close();
   });
 
