@@ -1,8 +1,8 @@
 // The web app, served by the game server from its build (web/dist, `npm run build:web`; `npm start` builds it when
 // stale). Hashed assets are cached for a year as immutable; index.html is never cached without revalidation; every
 // app route (any GET that is not the server's own and names no file) gets index.html, so deep links and reloads
-// work. The server's routes (API, auth, storage, /ws, /data, /metrics...) are declared before and keep priority;
-// unknown paths under them still answer JSON 404s. Precompressed .br/.gz copies are sent when the browser takes them.
+// work. It answers only what no route of the server did, and never under the server's own paths (API, auth, storage,
+// /ws, /data, /metrics...): those keep their JSON 404s. Precompressed .br/.gz copies go to browsers that take them.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join, normalize, resolve, sep } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -118,23 +118,21 @@ const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>L
 
 export function webAppRoutes(dist: string): RouteModule {
   const root = resolve(dist);
-  return (app, s) => {
+  return (_app, s) => {
     const built = existsSync(join(root, 'index.html'));
     if (!built) s.log.warn({ dist: root }, 'web app not built: run npm run build:web (npm start builds it)');
-    app.get('/*', async (req, reply) => {
+    // Served from the not-found path (server/http/app.ts): every route of the server, and the 404 handlers of its
+    // scopes (/auth/v1 answers in GoTrue's shape), come first.
+    s.webApp = (req, reply) => {
       const path = (req.raw.url ?? '/').split('?')[0] ?? '/';
-      if (isServerPath(path)) {
-        return reply.code(404).send({ error: { code: 'not_found', message: `No route ${req.method} ${path}` } });
-      }
+      if (isServerPath(path)) return null;
       const found = path === '/' ? null : fileIn(root, path);
       if (found && !found.file.endsWith(`${sep}index.html`)) return send(req, reply, found, path);
       // A missing file (a name with an extension) is a 404, never the app: a stale asset must not parse HTML as JS.
-      if (extension(path) && extension(path) !== '.html') {
-        return reply.code(404).header('cache-control', 'no-cache').send({ error: { code: 'not_found', message: `No file ${path}` } });
-      }
+      if (extension(path) && extension(path) !== '.html') return null;
       const index = fileIn(root, '/index.html');
       if (!index) return reply.code(503).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(NOT_BUILT);
       return send(req, reply, index, '/index.html');
-    });
+    };
   };
 }
