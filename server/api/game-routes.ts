@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { launchState } from '../../engine/catalogue/launch.js';
 import { rankToLetter } from '../../engine/rules/rank.js';
-import { allRuns, type GameState } from '../../engine/run/state.js';
+import { bestRankOf, runCount, type GameState } from '../../engine/run/state.js';
 import { gameView, momentView, ticketCards } from '../../engine/run/views.js';
 import { PlayLanguage } from '../../engine/schema/enums.js';
 import { GameView, MomentView, TicketCards } from '../../engine/schema/views.js';
@@ -64,10 +64,12 @@ export function gameRoutes(deps: { play: GameService; store: GameStorePort; stor
     route(app, { method: 'GET', url: '/api/stories/:id/launch', summary: 'Launch state FRESH / ONGOING / COMPLETED with its choices and the best rank', tags: ['launch'], auth: 'user', params: Id, response: Launch },
       async ({ params, user }) => {
         const loaded = await deps.store.loadState(user?.id ?? '', params.id);
-        const runs = loaded ? allRuns(loaded.state) : [];
-        const choice = launchState(runs);
-        const ranks = runs.map((r) => r.loop_rank).filter((r): r is number => r !== null);
-        return { state: choice.state, continue_player_story_id: choice.continueRunId, buttons: [...choice.buttons], best_rank: ranks.length ? rankToLetter(Math.min(...ranks)) : null, runs: runs.length };
+        // The latest run decides (earlier ones are never ongoing: starting a run ends the one before); the state sums
+        // the earlier ones up for the best rank and the count.
+        const s = loaded?.state;
+        const choice = launchState(s?.run ? [s.run] : []);
+        const best = s ? bestRankOf(s) : null;
+        return { state: choice.state, continue_player_story_id: choice.continueRunId, buttons: [...choice.buttons], best_rank: best === null ? null : rankToLetter(best), runs: s ? runCount(s) : 0 };
       });
     route(app, { method: 'POST', url: '/api/player-stories', summary: 'Start a run (the run creation plan, in one transaction)', tags: ['launch'], auth: 'user', body: CreateRun, response: PlayerStory, status: 201 },
       async ({ body, user }) => {

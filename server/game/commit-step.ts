@@ -61,6 +61,8 @@ export type Committed = {
   later: boolean;
   /** The first outputs of this input, when another process had committed it: nothing was written. */
   duplicate?: GameOutput[];
+  /** The state's version after the commit (the one read when it was a duplicate). */
+  version: number | null;
   stepMs: number;
   commitMs: number;
   attempts: number;
@@ -105,8 +107,8 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
     commitMs += performance.now() - t1;
     const timings = { stepMs, commitMs, attempts: attempt };
     const later = how === 'later';
-    if (committed.ok) return { result, line, later, ...timings };
-    if (committed.reason === 'duplicate') return { result, line, later, duplicate: committed.outputs, ...timings };
+    if (committed.ok) return { result, line, later, version: committed.version, ...timings };
+    if (committed.reason === 'duplicate') return { result, line, later, duplicate: committed.outputs, version: loaded.version, ...timings };
     if (attempt >= MAX_COMMIT_ATTEMPTS) throw new GameError('store/busy', 'The game is busy: please try again.', 503);
     loaded = undefined;
   }
