@@ -40,6 +40,8 @@ export const ConfigSchema = z.object({
   RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   /** Fresh renders (not cached variants) one client address may cause per minute (429 past it). */
   RENDER_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** The web app's build served at / (default: web/dist of this checkout). */
+  WEB_DIST: z.string().optional(),
   // Auth
   AUTH_PROVIDER: z.enum(['local', 'supabase']).default('local'),
   /** Secret that signs local access tokens; generated and kept in the database when unset. */
