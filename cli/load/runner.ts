@@ -362,7 +362,8 @@ export class LoadRunner {
               try {
                 await api.request('POST', `/api/player-stories/${run.id}/end`);
               } catch (e) {
-                // An earlier attempt may have ended it before its answer was lost.
+                // An earlier attempt may have ended it before its answer was lost (409, or the run reads as ended).
+                if (retried && e instanceof ApiError && e.status === 409) return;
                 const row = retried && e instanceof ApiError && e.status < 500 ? await api.request<PlayerStory>('GET', `/api/player-stories/${run.id}`) : null;
                 if (row?.loop_status !== 'loopStatusLost' && row?.loop_status !== 'loopStatusWon') throw e;
               }
