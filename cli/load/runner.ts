@@ -251,14 +251,15 @@ export class LoadRunner {
             if (socket !== s) return;
             socket = null;
             this.connected--;
-            if (!closing) ensure();
+            // A failure to reconnect surfaces at the player's next send (which calls ensure again).
+            if (!closing) ensure().catch(() => undefined);
           };
           socket = s;
           this.connected++;
           if (opened++ > 0) this.reconnects++;
           return s;
         } catch (e) {
-          if (performance.now() >= end) throw new Error(`could not reconnect within ${Math.round(patience / 1000)} s: ${(e as Error).message}`);
+          if (performance.now() >= end) throw new Error(`could not reconnect within ${Math.round(patience / 1000)} s: ${(e as Error).message}`, { cause: e });
           await sleep(Math.min(1000, 50 * attempt));
         }
       }
