@@ -27,11 +27,19 @@ export const ConfigSchema = z.object({
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),
   MEDIA_DIR: z.string().optional(),
+  /** The web app's build served at / (default: web/dist of this checkout). */
+  WEB_DIST: z.string().optional(),
   // Auth
   AUTH_PROVIDER: z.enum(['local', 'supabase']).default('local'),
   /** Secret that signs local access tokens; generated and kept in the database when unset. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86400).default(3600),
+  /**
+   * Seconds during which a rotated refresh token may be presented again (Supabase Auth's
+   * REFRESH_TOKEN_REUSE_INTERVAL, 10 s): two tabs refreshing at once, or a lost response, do not sign the player out.
+   * Presented later, it ends the session. 0: any reuse ends it.
+   */
+  REFRESH_TOKEN_REUSE_INTERVAL_S: z.coerce.number().int().min(0).max(300).default(10),
   EMAIL_CONFIRMATION: bool.default(false),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().default('Looptale <no-reply@localhost>'),

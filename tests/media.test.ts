@@ -18,7 +18,7 @@ let token: string;
 
 /** Our request for a URL the server built (its origin is PUBLIC_URL, not the test port). */
 const local = (u: string): string => {
-  const url = new URL(u);
+  const url = new URL(u, srv.url); // root-relative without PUBLIC_URL
   return `${srv.url}${url.pathname}${url.search}`;
 };
 const get = (path: string, headers: Record<string, string> = {}): Promise<Response> => fetch(`${srv.url}${path}`, { headers });

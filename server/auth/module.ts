@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../config.js';
+import { PgListener } from '../db/listen.js';
 import type { RouteModule, Services } from '../http/app.js';
 import { isUuid, type AuthContext } from './context.js';
 import { AuthApiError, authErrorHandler, errorBody } from './errors.js';
@@ -54,8 +55,13 @@ export const authModule: RouteModule = async (app, s) => {
 
   const secret = await loadJwtSecret(db, config.JWT_SECRET);
   const baseUrl = baseUrlOf(app, s);
-  const sessions = new Sessions({ db, log, secret, issuer: () => `${baseUrl()}/auth/v1`, ttlS: config.ACCESS_TOKEN_TTL_S, now });
-  if (db.kind === 'postgres') sessions.startPolling();
+  const sessions = new Sessions({ db, log, secret, issuer: () => `${baseUrl()}/auth/v1`, ttlS: config.ACCESS_TOKEN_TTL_S, reuseIntervalS: config.REFRESH_TOKEN_REUSE_INTERVAL_S, now });
+  // Several processes may share a PostgreSQL database: hear of the sessions the others end (LISTEN/NOTIFY).
+  const listener = db.kind === 'postgres' && config.DATABASE_URL ? new PgListener({ url: config.DATABASE_URL, log }) : null;
+  if (listener) {
+    sessions.listenTo(listener);
+    await listener.start();
+  }
   const mailer = new Mailer(config, log, now);
   const ctx: AuthContext = { config, db, log, secret, baseUrl, now, sessions, mailer, limits: new AuthLimits(now, config.AUTH_RATE_LIMIT_SCALE) };
 
@@ -63,7 +69,7 @@ export const authModule: RouteModule = async (app, s) => {
   sweeper.unref();
   s.onClose.push(() => {
     clearInterval(sweeper);
-    sessions.stop();
+    return listener?.close();
   });
 
   const verify = async (token: string): Promise<VerifiedToken | null> => {

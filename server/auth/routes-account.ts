@@ -228,7 +228,9 @@ async function passwordGrant(ctx: AuthContext, req: FastifyRequest): Promise<unk
   if (!user.email_confirmed_at) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
   const rehash = needsRehash(user.encrypted_password) ? await hashPassword(b.password) : null;
   return ctx.db.tx(async (q) => {
-    if (rehash) await q.query('UPDATE looptale_auth.users SET encrypted_password = $2 WHERE id = $1', [user.id, rehash]);
+    // An older hash (scrypt, or argon2id at a lower cost) is replaced now that the password is known; only if it is
+    // still the one verified, so a password changed meanwhile is not overwritten.
+    if (rehash) await q.query('UPDATE looptale_auth.users SET encrypted_password = $2 WHERE id = $1 AND encrypted_password = $3', [user.id, rehash, user.encrypted_password]);
     return signIn(ctx, q, user, { method: 'password', provider: 'email' }, req);
   });
 }

@@ -23,6 +23,8 @@ export interface Services {
   authenticate: (token: string) => Promise<AuthUser | null>;
   /** Work to run when the server stops (in reverse order). */
   onClose: (() => Promise<void> | void)[];
+  /** The web app's pages and assets, for GETs no route answered (null: not the app's, a plain 404). */
+  webApp?: (req: FastifyRequest, reply: FastifyReply) => FastifyReply | null;
 }
 
 export type RouteModule = (app: FastifyInstance, services: Services) => void | Promise<void>;
@@ -87,7 +89,14 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ error: { code: 'internal', message: 'Unexpected error occurred' } });
   });
-  app.setNotFoundHandler(async (req, reply) => reply.code(404).send({ error: { code: 'not_found', message: `No route ${req.method} ${safeUrl(req.url)}` } }));
+  app.setNotFoundHandler(async (req, reply) => {
+    // A GET no route answered may be the web app's (a page, an asset): server/http/web-app.ts decides.
+    if ((req.method === 'GET' || req.method === 'HEAD') && services.webApp) {
+      const served = services.webApp(req, reply);
+      if (served) return served;
+    }
+    return reply.code(404).send({ error: { code: 'not_found', message: `No route ${req.method} ${safeUrl(req.url)}` } });
+  });
   for (const m of modules) await m(app, services);
   return app;
 }

@@ -56,7 +56,7 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
     if (url.pathname !== '/ws') return reject(socket, 403, 'No WebSocket endpoint here: use /ws.');
     if (closing) return reject(socket, 403, 'The server is shutting down.');
     const origin = req.headers.origin;
-    if (origin && !config.ALLOWED_ORIGINS.includes(origin)) return reject(socket, 403, `Origin ${origin} is not allowed.`);
+    if (origin && !config.ALLOWED_ORIGINS.includes(origin) && !sameOrigin(origin, req.headers.host)) return reject(socket, 403, `Origin ${origin} is not allowed.`);
     const token = url.searchParams.get('token');
     if (!token) return reject(socket, 401, 'Missing access token: connect to /ws?token=<access token>.');
     deps.authenticate(token).then((user) => {
@@ -141,4 +141,17 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
       await new Promise<void>((r) => wss.close(() => r()));
     },
   };
+}
+
+/**
+ * The web app this server serves connects from its own origin, whatever address it is reached at (a LAN IP, a
+ * proxy's name): an Origin naming the Host it was sent to is allowed. Others need ALLOWED_ORIGINS.
+ */
+export function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
 }
