@@ -9,7 +9,7 @@ let srv: TestServer;
 let oidc: TestOidc;
 beforeAll(async () => {
   oidc = await startTestOidc();
-  srv = await startTestServer({ LOG_LEVEL: 'trace', GOOGLE_CLIENT_ID: oidc.clientId, GOOGLE_CLIENT_SECRET: oidc.clientSecret, GOOGLE_ISSUER: oidc.issuer });
+  srv = await startTestServer({ DEV_OUTBOX: 'true', LOG_LEVEL: 'trace', GOOGLE_CLIENT_ID: oidc.clientId, GOOGLE_CLIENT_SECRET: oidc.clientSecret, GOOGLE_ISSUER: oidc.issuer });
 });
 afterAll(async () => {
   await srv.close();

@@ -25,7 +25,7 @@ const CreateRun = z.object({
   blueprint_story_id: z.uuid(),
   language: PlayLanguage.default('english'),
   reset_progress: z.boolean().default(false),
-  /** Development servers only: the random seed of the player's first state in this story (to replay a transcript). */
+  /** ALLOW_RUN_SEED=true only: the random seed of the player's first state in this story (to replay a transcript). */
   seed: z.number().int().min(0).max(0xffffffff).optional(),
 }).strict();
 const Redeem = z.object({ card: z.object({ kind: z.enum(['character', 'item']), id: z.uuid() }).strict() }).strict();
@@ -43,7 +43,7 @@ function http(e: unknown): never {
   throw e;
 }
 
-export function gameRoutes(deps: { play: GameService; store: GameStorePort; stories: StoryStorePort; tickets: TicketStorePort; production: boolean }): RouteModule {
+export function gameRoutes(deps: { play: GameService; store: GameStorePort; stories: StoryStorePort; tickets: TicketStorePort; allowSeed: boolean }): RouteModule {
   /** The user's state for the story of one of their runs; 404 when the run is not theirs. */
   async function ownedState(userId: string, playerStoryId: string): Promise<{ state: GameState; storyId: string }> {
     const owner = await deps.store.playerStoryOwner(playerStoryId);
@@ -73,7 +73,7 @@ export function gameRoutes(deps: { play: GameService; store: GameStorePort; stor
       });
     route(app, { method: 'POST', url: '/api/player-stories', summary: 'Start a run (the run creation plan, in one transaction)', tags: ['launch'], auth: 'user', body: CreateRun, response: PlayerStory, status: 201 },
       async ({ body, user }) => {
-        if (body.seed !== undefined && deps.production) throw new HttpError(400, 'seed_not_allowed', 'seed is only accepted by development servers (NODE_ENV is production).');
+        if (body.seed !== undefined && !deps.allowSeed) throw new HttpError(400, 'seed_not_allowed', 'seed is accepted only by servers started with ALLOW_RUN_SEED=true (online replays).');
         return deps.play.createRun(user?.id ?? '', body.blueprint_story_id, body).catch(http);
       });
     route(app, { method: 'POST', url: '/api/stories/:id/reset-progress', summary: 'Reset all progress of the story and start a new run', tags: ['launch'], auth: 'user', params: Id, body: z.object({ language: PlayLanguage.default('english') }).strict(), response: PlayerStory, status: 201 },

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../config.js';
 import { PgListener } from '../db/listen.js';
 import type { RouteModule, Services } from '../http/app.js';
+import { isLocalRequest } from '../http/local-only.js';
 import { isUuid, type AuthContext } from './context.js';
 import { AuthApiError, authErrorHandler, errorBody } from './errors.js';
 import { googleRoutes } from './google.js';
@@ -103,8 +104,16 @@ export const authModule: RouteModule = async (app, s) => {
 
   const outbox = mailer.outbox;
   if (outbox) {
-    // Development only (devOutboxEnabled): the emails auth would have sent, with their links and codes.
-    app.get('/dev/outbox', (req) => {
+    // DEV_OUTBOX=true only: the emails auth would have sent, with their links and codes, for loopback peers.
+    log.warn(
+      { dev_outbox: true, host: config.HOST },
+      'DEV OUTBOX IS ON (DEV_OUTBOX=true): the sign-in links and codes of every account are readable at GET /dev/outbox '
+        + 'by anyone on this machine (loopback peers only). Never turn it on for a shared or public server.',
+    );
+    app.get('/dev/outbox', (req, reply) => {
+      if (!isLocalRequest(req)) {
+        return reply.code(403).send({ error: { code: 'forbidden', message: 'The dev outbox answers requests from this machine only (loopback, not through a proxy).' } });
+      }
       const email = (req.query as Record<string, unknown>).email;
       return outbox.list(typeof email === 'string' ? email : undefined);
     });

@@ -82,7 +82,15 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
     const t0 = performance.now();
     const now = c.now();
     const result = step(before, event, { now, story: c.story });
-    if (!result.ok) throw new GameError(result.error.code, result.error.message, ENGINE_ERROR_STATUS[result.error.code] ?? 400);
+    if (!result.ok) {
+      // The caller's state (a process's last committed copy) may be stale: another process may have moved on (started
+      // the moment this turn answers). A refusal stands only when the state read from the store refuses too.
+      if (attempt === 1 && c.first) {
+        loaded = undefined;
+        continue;
+      }
+      throw new GameError(result.error.code, result.error.message, ENGINE_ERROR_STATUS[result.error.code] ?? 400);
+    }
     const how = c.line(result);
     const line: TranscriptEvent = {
       kind: 'event', index: 0, now, event, outputs: result.outputs, state_digest: stateDigest(result.state),

@@ -127,7 +127,13 @@ export class TurnPipeline {
     const played = await game.mutex.run(input.player_story_id, async (): Promise<{ outcome: TurnOutcome; after?: After }> => {
       // 1. Read the state (this process's last committed copy when it has one) and decide, outside the commit.
       const story = await game.story(owner.blueprint_story_id);
-      const first = await game.stateForTurn(userId, story.id);
+      let first = await game.stateForTurn(userId, story.id);
+      // This process's copy may be stale: another process may have created a run or ended one since. Read the state
+      // again before refusing the input or looking it up as another run's (a stale copy must never refuse a turn).
+      if (first.state.run?.id !== input.player_story_id || first.state.run.loop_status !== LOOP_STATUS.ongoing) {
+        game.remember(userId, story.id, null);
+        first = await game.stateForTurn(userId, story.id);
+      }
       // A replay is found inside the per-run lock: a duplicate in flight waits there too. An input that the state
       // does not list for its current run is new (a copy that another process made stale is caught by the commit).
       const known = first.state.processed_inputs.includes(input.input_id);

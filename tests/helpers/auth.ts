@@ -23,7 +23,7 @@ export type OutboxMessage = { to: string; type: string; subject: string; text: s
 /** The dev outbox's messages for `email` (newest last). */
 export async function outbox(url: string, email: string): Promise<OutboxMessage[]> {
   const res = await fetch(`${url}/dev/outbox?email=${encodeURIComponent(email)}`);
-  expect(res.status).toBe(200);
+  expect(res.status, 'the dev outbox is off: start the test server with { DEV_OUTBOX: \'true\' }').toBe(200);
   return (await res.json()) as OutboxMessage[];
 }
 
