@@ -56,6 +56,6 @@ describe('two server processes on one PostgreSQL', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
     // 10 pass the per-email request limit of /recover (2 are refused there), 5 of those the emails-per-address one.
     const codes = (await Promise.all(res.filter((r) => r.status === 429).map(async (r) => ((await r.json()) as { error_code: string }).error_code))).sort();
-    expect(codes).toEqual([...Array(5).fill('over_email_send_rate_limit'), 'over_request_rate_limit', 'over_request_rate_limit']);
+    expect(codes).toEqual([...Array<string>(5).fill('over_email_send_rate_limit'), 'over_request_rate_limit', 'over_request_rate_limit']);
   });
 });
