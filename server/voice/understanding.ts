@@ -1,0 +1,225 @@
+// From a player's audio to an answer, or to a miss ("Sorry, I didn't catch that.", no interaction counted).
+//   1. Recognition with a small language model of the current stage (engine/brain/listen-corpus.ts): what decides
+//      something here, in the story's words and generated ones, in everyday carriers, and everyday speech that decides
+//      nothing. Paraphrases come out as words the brain reads; small talk comes out as words that decide nothing.
+//   2. The brain must find a decision in the words (else: a miss, not a fallback reply that costs an interaction).
+//   3. Verification (verify.ts): the same audio is decoded with a free phone loop; the words the decision rests on
+//      (those whose removal changes it) must fit the audio nearly as well as the loop does, more strictly when the
+//      decision would end the run. A word the model put there for want of better fails.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Decision } from '../../engine/brain/decision.js';
+import { listenCorpus } from '../../engine/brain/listen-corpus.js';
+import { decides, decideTyped, decisionKey } from '../../engine/brain/speakable.js';
+import type { GameState } from '../../engine/run/state.js';
+import type { PlayLanguage } from '../../engine/schema/enums.js';
+import type { Story } from '../../engine/story/format.js';
+import { storyDecoys } from '../game/vocabulary.js';
+import type { Logger } from '../log.js';
+import { DEFAULT_MAX_SECONDS, decodeSpeech, STT_RATE } from './audio.js';
+import { DecodeLimiter, decodeOnce, type DecodeFiles } from './decode.js';
+import { buildDictionary, cleanHypothesis, phraseWords } from './grammar.js';
+import { buildArpa } from './lm.js';
+import { DEFAULT_MODEL_DIR, NOT_CAUGHT } from './pocketsphinx.js';
+import { espeakSpeller, loadLexicon, type Speller } from './pronounce.js';
+import type { AudioInput } from './transcriber.js';
+import { compactSpeech, quiet } from './vad.js';
+import { phoneLoopFiles, verify, type Verification } from './verify.js';
+
+export type MissReason = 'silence' | 'not_heard' | 'unsure' | 'no_decision' | 'unavailable' | 'bad_audio';
+
+export type Understood =
+  | { ok: true; text: string; recogniser: string; verification: Verification | null; key_words: string[]; margin: number | null }
+  | { ok: false; reason: MissReason; message: string; heard: string | null; verification: Verification | null; key_words: string[]; margin: number | null };
+
+export type UnderstandRequest = { story: Story; state: GameState; language: PlayLanguage; audio: AudioInput };
+
+export type Thresholds = {
+  /** Least margin (per frame, over the phone loop) of the worst word the decision rests on. */
+  key_word: number;
+  /** The same where the decision would end the run (a branch to a Dead End, surrender): stricter. */
+  key_word_run_ending: number;
+  /** Least margin over the whole utterance. */
+  utterance: number;
+  utterance_run_ending: number;
+};
+
+/** Tuned on the tuning set of `npm run bench -- voice-understanding` (see server/voice/README.md). */
+export const DEFAULT_THRESHOLDS: Thresholds = { key_word: -Infinity, key_word_run_ending: -Infinity, utterance: -Infinity, utterance_run_ending: -Infinity };
+
+export type UnderstandingOptions = {
+  modelDir?: string;
+  speller?: Speller | null;
+  thresholds?: Partial<Thresholds>;
+  /** Processes at once (each request runs two: its model and the phone loop). */
+  concurrency?: number;
+  timeoutMs?: number;
+  maxSeconds?: number;
+  /** Extra decoder flags for the model's decode (-lw, -wip...). */
+  decoderArgs?: string[];
+  /** Sentences drawn from one large pattern into the model. */
+  samples?: number;
+  log?: Logger;
+};
+
+const LEAD = 0.3;
+const TRAIL = 0.6;
+const MAX_MODELS = 64;
+const FIXED_INPUT_ID = '00000000-0000-4000-8000-000000000000';
+
+type Model = DecodeFiles & { key: string; words: Set<string> };
+
+/** The words a decision rests on: each word whose removal changes what the brain decides. */
+export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision): number[] {
+  const want = decisionKey(decision);
+  const out: number[] = [];
+  words.forEach((_, i) => {
+    const without = words.filter((__, j) => j !== i).join(' ');
+    if (decisionKey(decideTyped(story, state, without)) !== want) out.push(i);
+  });
+  return out;
+}
+
+/** Whether a decision ends the run: a branch or answer leading to a Dead End, or the end of the game. */
+export function endsRun(story: Story, d: Decision): boolean {
+  if (d.outcome === 'end_of_game') return true;
+  const next = d.next_moment_id ? story.moments.find((m) => m.id === d.next_moment_id) : undefined;
+  return next?.type === 'Dead End';
+}
+
+export class SpeechUnderstanding {
+  readonly name = 'pocketsphinx';
+  readonly #modelDir: string;
+  readonly #limiter: DecodeLimiter;
+  readonly #thresholds: Thresholds;
+  readonly #models = new Map<string, Promise<Model>>();
+  #dir: Promise<string> | null = null;
+
+  constructor(private readonly opts: UnderstandingOptions = {}) {
+    this.#modelDir = opts.modelDir ?? DEFAULT_MODEL_DIR;
+    this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
+    this.#thresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
+  }
+
+  /** Builds the current stage's model ahead of the player's first words (e.g. when a moment starts); never fails. */
+  async prepare(story: Story, state: GameState, language: PlayLanguage): Promise<void> {
+    if (language !== 'english') return;
+    await this.#model(story, state, language).catch(() => undefined);
+  }
+
+  async understand(req: UnderstandRequest): Promise<Understood> {
+    const miss = (reason: MissReason, heard: string | null = null, extra: Partial<Pick<Understood, 'verification' | 'key_words' | 'margin'>> = {}, message = NOT_CAUGHT): Understood =>
+      ({ ok: false, reason, message, heard, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null });
+    if (req.language !== 'english') return miss('unavailable', null, {}, 'pocketsphinx recognises English only.');
+    const speech = await decodeSpeech(req.audio, { maxSeconds: this.opts.maxSeconds ?? DEFAULT_MAX_SECONDS });
+    if (!speech.ok) return miss('bad_audio', null, {}, speech.message);
+    const compact = compactSpeech(speech.samples);
+    if (!compact) return miss('silence');
+    let model: Model;
+    try {
+      model = await this.#model(req.story, req.state, req.language);
+    } catch (err) {
+      this.opts.log?.error({ err }, 'speech model failed');
+      return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
+    }
+    const lead = Math.round(LEAD * STT_RATE);
+    const pcm = new Int16Array(lead + compact.length + Math.round(TRAIL * STT_RATE));
+    pcm.set(quiet(LEAD));
+    pcm.set(compact, lead);
+    pcm.set(quiet(TRAIL), lead + compact.length);
+    const timeoutMs = (this.opts.timeoutMs ?? 5000) + 100 * (compact.length / STT_RATE);
+    const [loopFiles, dir] = await Promise.all([phoneLoopFiles(), this.#workDir()]);
+    const [said, loop] = await Promise.all([
+      this.#limiter.run(() => decodeOnce(this.#modelDir, model, pcm, { timeoutMs, dir, lm: true, args: this.opts.decoderArgs ?? [] })),
+      this.#limiter.run(() => decodeOnce(this.#modelDir, loopFiles, pcm, { timeoutMs, dir, args: [] })),
+    ]);
+    if (said === null) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
+    const text = cleanHypothesis(said.map((u) => u.hyp).join(' '));
+    if (!text) return miss('not_heard');
+    const v = loop ? verify(said, loop) : null;
+    const decision = decideTyped(req.story, req.state, text);
+    if (!decides(decision)) return miss('no_decision', text, { verification: v });
+    const words = text.split(' ');
+    const keys = keyWords(req.story, req.state, words, decision);
+    const keyWordsHeard = keys.map((i) => words[i] ?? '');
+    // Margins of the key words (the verification lists the hypothesis's words in the same order).
+    const fits = v && v.words.length === words.length ? keys.map((i) => v.words[i]?.margin ?? 0) : [];
+    const margin = fits.length ? Math.min(...fits) : v ? v.speech : null;
+    const strict = endsRun(req.story, decision);
+    const t = this.#thresholds;
+    const extra = { verification: v, key_words: keyWordsHeard, margin };
+    if (margin !== null && margin < (strict ? t.key_word_run_ending : t.key_word)) return miss('unsure', text, extra);
+    if (v && v.utterance < (strict ? t.utterance_run_ending : t.utterance)) return miss('unsure', text, extra);
+    return { ok: true, text, recogniser: 'pocketsphinx', ...extra };
+  }
+
+  #workDir(): Promise<string> {
+    this.#dir ??= mkdtemp(join(tmpdir(), 'looptale-understanding-'));
+    return this.#dir;
+  }
+
+  /** The stage's language model and dictionary, built once per corpus (least recently used dropped). */
+  #model(story: Story, state: GameState, language: PlayLanguage): Promise<Model> {
+    const corpus = listenCorpus(story, state, language, { decoys: storyDecoys(story, language), ...(this.opts.samples ? { samples: this.opts.samples } : {}) });
+    const key = createHash('sha256').update(corpus.sentences.join('\n')).digest('hex').slice(0, 16);
+    const hit = this.#models.get(key);
+    if (hit) {
+      this.#models.delete(key);
+      this.#models.set(key, hit);
+      return hit;
+    }
+    const made = (async () => {
+      const dir = await this.#workDir();
+      const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
+      const sentences = corpus.sentences.map((s) => phraseWords(s));
+      const d = await buildDictionary(sentences.flat(), lexicon, this.opts.speller === undefined ? espeakSpeller : this.opts.speller);
+      if (d.dropped.length) this.opts.log?.info({ dropped: d.dropped }, 'words without a pronunciation left out of the speech model');
+      // A sentence with a word that cannot be pronounced is left out whole.
+      const usable = sentences.filter((ws) => ws.length > 0 && ws.every((w) => d.known.has(w)));
+      const files: Model = { key, words: d.known, gram: join(dir, `${key}.arpa`), dict: join(dir, `${key}.dict`) };
+      await writeFile(files.gram, buildArpa(usable));
+      await writeFile(files.dict, d.dict);
+      return files;
+    })();
+    made.catch(() => this.#models.delete(key));
+    this.#models.set(key, made);
+    while (this.#models.size > MAX_MODELS) {
+      const oldest = this.#models.keys().next().value;
+      if (oldest === undefined) break;
+      this.#models.delete(oldest);
+    }
+    return made;
+  }
+
+  async close(): Promise<void> {
+    const dir = this.#dir;
+    this.#dir = null;
+    if (dir) await rm(await dir, { recursive: true, force: true });
+  }
+}
+
+/** For the voice-understanding bench (scripts/bench/voice-understanding.ts): BENCH_VU_OPTS may hold a JSON of
+ *  UnderstandingOptions to try (thresholds, decoder flags). */
+export async function createBenchUnderstander(): Promise<{
+  name: string;
+  understand(story: Story, state: GameState, wav: Uint8Array): Promise<{ ok: true; text: string; features?: Record<string, number | string | null> } | { ok: false; heard: string | null; reason: string; features?: Record<string, number | string | null> }>;
+  close(): Promise<void>;
+}> {
+  const opts = JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions;
+  const u = new SpeechUnderstanding(opts);
+  return {
+    name: 'pocketsphinx per request, the stage\'s language model, brain gate, phone-loop verification of the key words',
+    async understand(story, state, wav) {
+      const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
+      const features: Record<string, number | string | null> = {
+        margin: r.margin, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
+        key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
+        ends_run: r.ok || r.reason === 'unsure' ? (endsRun(story, decideTyped(story, state, r.ok ? r.text : r.heard ?? '')) ? 1 : 0) : null,
+      };
+      return r.ok ? { ok: true, text: r.text, features } : { ok: false, heard: r.heard, reason: r.reason, features };
+    },
+    close: () => u.close(),
+  };
+}
