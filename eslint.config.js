@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.tmp*/**', 'data/**', 'dist/**', 'coverage/**', 'web/dist/**', '**/*.js', '!eslint.config.js'] },
+  { ignores: ['node_modules/**', '.tmp*/**', 'data/**', 'dist/**', 'coverage/**', 'web/dist/**', '**/*.js', '!eslint.config.js', 'types/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

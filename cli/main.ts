@@ -10,6 +10,7 @@ import { register as registerServe } from './commands/serve.js';
 import { register as registerSimulate } from './commands/simulate.js';
 import { register as registerPlay } from './commands/play.js';
 import { register as registerEval } from './commands/eval.js';
+import { register as registerDb } from './commands/db.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerLoad(program);
   registerDoctor(program);
   registerEval(program);
+  registerDb(program);
   return program;
 }
 

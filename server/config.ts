@@ -14,6 +14,11 @@ export const ConfigSchema = z.object({
   /** A PostgreSQL URL: use it instead of the embedded PGlite in DATA_DIR (any number of server processes). */
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Apply supabase/migrations on start (one ledger with `supabase db push`, so either may apply them). false: only
+   * check that every migration is applied, and refuse to start otherwise.
+   */
+  MIGRATE_ON_START: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Origins allowed for browsers (CORS and the WebSocket Origin check); requests without Origin are allowed. */

@@ -8,7 +8,6 @@ import { buildApp, type Services } from './http/app.js';
 import type { Logger } from './log.js';
 import { MODULES } from './modules.js';
 import { attachRealtime, type Realtime } from './realtime/socket-server.js';
-import { speaker } from './voice/speak.js';
 
 declare module './http/app.js' {
   interface Services {
@@ -41,9 +40,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     throw e;
   }
   const realtime = attachRealtime(app.server, {
-    config, log: log.child({ component: 'ws' }), game: services.play,
-    speak: speaker(services.synthesizer, log.child({ component: 'tts' })),
-    metrics: services.metrics,
+    config, log: log.child({ component: 'ws' }), turns: services.turns, idle: () => services.play.idle(),
     authenticate: (token) => services.authenticate(token),
   });
   services.realtime = realtime;

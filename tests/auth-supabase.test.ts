@@ -33,9 +33,9 @@ describe('AUTH_PROVIDER=supabase with SUPABASE_JWT_SECRET', () => {
     expect(await srv.services.authenticate(token)).toEqual({ id, email: 'fan@example.com', role: 'authenticated' });
     expect(srv.services.auth?.provider).toBe('supabase');
     expect((await srv.services.auth!.verify(token))?.sessionId).toBeNull();
-    // The user is recorded locally so other tables can refer to it.
-    const row = await srv.services.db.query<{ email: string }>('SELECT email FROM auth.users WHERE id = $1', [id]);
-    expect(row.rows[0]?.email).toBe('fan@example.com');
+    // Nothing is written for it: no local user row (Supabase's own `auth` tables are Supabase's).
+    const rows = await srv.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM looptale_auth.users');
+    expect(rows.rows[0]?.n).toBe(0);
     // And the HTTP layer signs the request in with it.
     const res = await fetch(`${srv.url}/marketing/waitlist_redeem`, {
       method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },

@@ -253,8 +253,8 @@ describe('settings and keys', () => {
     expect(await res.json()).toMatchObject({ error_code: 'validation_failed', msg: 'Unsupported provider: provider is not enabled' });
   });
 
-  it('keeps the generated signing secret in server_settings (shared by every process on the database)', async () => {
-    const r = await srv.services.db.query<{ value: string }>("SELECT value FROM server_settings WHERE key = 'auth.jwt_secret'");
+  it('keeps the generated signing secret in looptale_private.server_settings (shared by every process on the database)', async () => {
+    const r = await srv.services.db.query<{ value: string }>("SELECT value FROM looptale_private.server_settings WHERE key = 'auth.jwt_secret'");
     expect(r.rows[0]?.value.length).toBeGreaterThanOrEqual(64);
   });
 });

@@ -83,6 +83,7 @@ const CASES: Record<string, Case> = {
     kind: 'self', status: 200,
     aboutB: ({ body }) => expect(body).toEqual([]),
   },
+  'GET /api/tickets/:id/cards': { kind: 'owned', params: (f) => ({ id: f.ticket }), status: 200 },
   'POST /api/tickets/:id/redeem': {
     kind: 'owned', params: (f) => ({ id: f.ticket }), body: (f) => ({ card: { kind: 'character', id: f.character } }), status: 200, order: 7,
   },

@@ -17,14 +17,14 @@ import type { GameOutput } from '../engine/schema/game-output.js';
 import type { GameView } from '../engine/schema/views.js';
 import { AudioOut } from '../cli/play/audio-out.js';
 import { GameScreen } from '../cli/play/ink/game-screen.js';
-import { END_RUN_CONFIRM } from '../cli/play/menu.js';
+import { END_RUN_CONFIRM } from '../engine/client/game-screen/menu-text.js';
 import { SilenceCutter } from '../cli/play/mic.js';
-import { initialModel, type PlayEvent, type PlayModel, reducePlay, subScreenOf } from '../cli/play/model.js';
+import { initialModel, type PlayEvent, type PlayModel, reducePlay, subScreenOf } from '../engine/client/game-screen/model.js';
 import { PlainPrinter } from '../cli/play/plain.js';
 import { parsePlayOptions } from '../cli/play/options.js';
 import { audioFormatOf, parseScript } from '../cli/play/script.js';
 import { CliError } from '../cli/lib/story-file.js';
-import { speakerName } from '../cli/play/format.js';
+import { speakerName } from '../engine/client/game-screen/text.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ROOT = join(import.meta.dirname, '..');

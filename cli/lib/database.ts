@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../../server/config.js';
 import type { Db } from '../../server/db/db.js';
 import { DataDirLockedError } from '../../server/db/dir-lock.js';
-import { openDb } from '../../server/db/open.js';
+import { connectDb, openDb } from '../../server/db/open.js';
 import { CliError } from './story-file.js';
 
 export type DbOptions = { databaseUrl?: string; dataDir?: string };
@@ -29,7 +29,8 @@ export function describeDb(c: Config): string {
   }
 }
 
-export async function withDb<T>(o: DbOptions, body: (db: Db, where: string) => Promise<T>): Promise<T> {
+/** Opens the database as `looptale serve` would (migrating it; `asIs`: schema untouched) and runs `body` on it. */
+export async function withDb<T>(o: DbOptions, body: (db: Db, where: string) => Promise<T>, opts: { asIs?: boolean } = {}): Promise<T> {
   let config: Config;
   try {
     // --data-dir wins over a DATABASE_URL in the environment (an empty override unsets it).
@@ -40,7 +41,7 @@ export async function withDb<T>(o: DbOptions, body: (db: Db, where: string) => P
   }
   let db: Db;
   try {
-    db = await openDb(config);
+    db = opts.asIs ? await connectDb(config) : await openDb(config);
   } catch (e) {
     if (e instanceof DataDirLockedError) throw new CliError(`${e.message} (stop the server first, or use its database URL)`);
     throw new CliError(`Cannot open ${describeDb(config)}: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,5 +1,6 @@
 // Reading a story file from disk for the CLI: the only place the story commands touch the file system.
 import { readFileSync } from 'node:fs';
+import { ApiError } from '../../engine/client/api/http.js';
 import { Story } from '../../engine/story/format.js';
 
 export class CliError extends Error {
@@ -41,6 +42,12 @@ export async function runCommand(body: () => Promise<number | void> | number | v
     if (e instanceof CliError) {
       process.stderr.write(`looptale: ${e.message}\n`);
       process.exitCode = e.exitCode;
+      return;
+    }
+    // A request the server refused or could not be sent (its message says what was being done).
+    if (e instanceof ApiError) {
+      process.stderr.write(`looptale: ${e.message}${e.status ? ` (HTTP ${e.status})` : ''}\n`);
+      process.exitCode = 1;
       return;
     }
     throw e;

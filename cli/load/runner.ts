@@ -11,7 +11,7 @@ import type { GameOutput } from '../../engine/schema/game-output.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
 import { parseTranscript } from '../../engine/sim/transcript.js';
 import { Api, ApiError, GameSocket, type TurnResult } from '../lib/game-client.js';
-import { NOT_CAUGHT } from '../../server/voice/pocketsphinx.js';
+import { isNotCaught } from '../../engine/protocol/turn-errors.js';
 import { scrapeMetrics, serverMetrics, type ServerMetrics } from './server-metrics.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -228,7 +228,7 @@ export class LoadRunner {
           continue; // the pending input is replayed with the same input_id
         }
         this.turns++;
-        if (r.error === NOT_CAUGHT && audio) {
+        if (isNotCaught(r) && audio) {
           this.notCaught++;
           return r;
         }
@@ -261,7 +261,7 @@ export class LoadRunner {
           ...(text === null ? {} : clip ? { audio_format: clip.format } : { transcription: text }),
         }, audio);
         // Not caught: the player types the line instead, as the game screen lets them.
-        if (r?.error === NOT_CAUGHT && text !== null) r = await send(run, { player_story_id: run.id, is_starting_dialogue: false, transcription: text });
+        if (r && isNotCaught(r) && text !== null) r = await send(run, { player_story_id: run.id, is_starting_dialogue: false, transcription: text });
         const out = r?.outputs.at(-1);
         if (!out) return;
         last = out;

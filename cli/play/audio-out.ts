@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import type { AudioChunk } from '../lib/game-client.js';
+import type { AudioChunk } from '../../engine/client/api/socket.js';
 
 export type PlayerName = 'mpg123' | 'ffplay' | 'afplay' | 'aplay';
 export const PLAYERS: readonly PlayerName[] = ['mpg123', 'ffplay', 'afplay', 'aplay'];
@@ -64,21 +64,25 @@ export type AudioOutOptions = {
   warn: (message: string) => void;
   /** Said once, at the first chunk, when audio is neither played nor saved. */
   unplayedNote: string | null;
-  onBusy?: (busy: boolean) => void;
 };
 
+/**
+ * Plays what the game's voice loop (engine/client/voice-loop.ts, run by the controller) tells it to: `accept` keeps a
+ * chunk under an id for the loop to queue, `run` carries out the loop's play, stop and discard effects, and
+ * `onEnded` reports an id played to its end. Skipping, the queue and discarding while recording are the loop's rules.
+ */
 export class AudioOut {
-  #queue: Uint8Array[] = [];
-  #current: ChildProcess | null = null;
+  #stored = new Map<string, Uint8Array>();
+  #current: { id: string; child: ChildProcess } | null = null;
   #player: PlayerName | null;
   #seq = new Map<string, number>();
   #lastActivity = 0;
   #tmp: string | null = null;
   #idle: (() => void)[] = [];
   #unplayed: string | null;
+  #next = 0;
   saved = 0;
-  /** While the player records, incoming audio is dropped (game spec §4). */
-  discarding = false;
+  onEnded: ((id: string) => void) | null = null;
 
   constructor(readonly opts: AudioOutOptions) {
     this.#player = opts.player;
@@ -86,8 +90,9 @@ export class AudioOut {
     if (opts.saveDir) mkdirSync(opts.saveDir, { recursive: true });
   }
 
+  /** Audio playing or waiting to be played (or discarded). */
   get busy(): boolean {
-    return this.#current !== null || this.#queue.length > 0;
+    return this.#current !== null || this.#stored.size > 0;
   }
 
   /** A turn was answered: its audio is on its way. */
@@ -95,42 +100,53 @@ export class AudioOut {
     this.#lastActivity = performance.now();
   }
 
-  accept(chunk: AudioChunk): void {
+  /** Saves a chunk when asked to; returns the id to hand to the voice loop, or null when audio is not played. */
+  accept(chunk: AudioChunk): string | null {
     this.#lastActivity = performance.now();
-    const id = chunk.header.input_id;
-    const seq = (this.#seq.get(id) ?? 0) + 1;
-    this.#seq.set(id, seq);
+    const inputId = chunk.header.input_id;
+    const seq = (this.#seq.get(inputId) ?? 0) + 1;
+    this.#seq.set(inputId, seq);
     if (this.#unplayed) {
       this.opts.warn(this.#unplayed);
       this.#unplayed = null;
     }
     if (this.opts.saveDir) {
-      const name = `turn-${String(this.opts.turnOf(id)).padStart(3, '0')}-${id.slice(0, 8)}-${String(seq).padStart(2, '0')}.mp3`;
+      const name = `turn-${String(this.opts.turnOf(inputId)).padStart(3, '0')}-${inputId.slice(0, 8)}-${String(seq).padStart(2, '0')}.mp3`;
       writeFileSync(join(this.opts.saveDir, name), chunk.audio);
       this.saved++;
     }
-    if (!this.#player || this.discarding) return;
-    this.#queue.push(chunk.audio);
-    if (!this.#current) void this.#next();
+    if (!this.#player) return null;
+    const id = `a${++this.#next}`;
+    this.#stored.set(id, chunk.audio);
+    return id;
   }
 
-  /** Stops what plays and drops the queue (SKIP). */
-  skip(): void {
-    this.#queue = [];
-    this.#current?.kill();
+  /** Carries out one of the voice loop's effects (others are ignored). */
+  run(effect: { readonly type: string; readonly audio?: { readonly id: string }; readonly ids?: readonly string[] }): void {
+    switch (effect.type) {
+      case 'play_audio':
+        if (effect.audio) void this.#play(effect.audio.id);
+        return;
+      case 'stop_audio':
+        this.#current?.child.kill();
+        return;
+      case 'discard_audio':
+        for (const id of effect.ids ?? []) this.#stored.delete(id);
+        this.#settleIdle();
+    }
   }
 
-  async #next(): Promise<void> {
-    const mp3 = this.#queue.shift();
+  async #play(id: string): Promise<void> {
+    const mp3 = this.#stored.get(id);
+    this.#stored.delete(id);
     if (!mp3 || !this.#player) {
-      this.opts.onBusy?.(false);
-      for (const f of this.#idle.splice(0)) f();
+      this.onEnded?.(id);
+      this.#settleIdle();
       return;
     }
-    this.opts.onBusy?.(true);
     try {
       const child = await spawnPlayer(this.#player, mp3, () => (this.#tmp ??= mkdtempSync(join(tmpdir(), 'looptale-audio-'))));
-      this.#current = child;
+      this.#current = { id, child };
       await new Promise<void>((resolve) => {
         child.once('error', (e) => {
           this.opts.warn(`audio playback failed (${this.#player ?? ''}): ${e.message}; audio is no longer played`);
@@ -142,8 +158,13 @@ export class AudioOut {
     } catch (e) {
       this.opts.warn(`audio playback failed: ${(e as Error).message}`);
     }
-    this.#current = null;
-    await this.#next();
+    if (this.#current?.id === id) this.#current = null;
+    this.onEnded?.(id);
+    this.#settleIdle();
+  }
+
+  #settleIdle(): void {
+    if (!this.busy) for (const f of this.#idle.splice(0)) f();
   }
 
   /**
@@ -161,7 +182,9 @@ export class AudioOut {
   }
 
   close(): void {
-    this.skip();
+    this.#stored.clear();
+    this.#current?.child.kill();
     if (this.#tmp) rmSync(this.#tmp, { recursive: true, force: true });
+    this.#settleIdle();
   }
 }

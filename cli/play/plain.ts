@@ -6,10 +6,11 @@ import { displayNotification } from '../../engine/client/notification-queue.js';
 import { SUB_SCREEN_TEXT, type SubScreen } from '../../engine/client/sub-screen.js';
 import { beatRankLabel, runLabel } from '../../engine/catalogue/launch.js';
 import type { Notification } from '../../engine/schema/notification.js';
+import { turnNotifications } from '../../engine/client/game-screen/apply-turn.js';
+import { beatRank, indicatorOf, type PlayEvent, type PlayModel, subScreenOf } from '../../engine/client/game-screen/model.js';
 import {
   battleActionText, cardText, itemText, momentDateText, momentTag, opponentText, rankText, remainingText, speakerLabel,
-} from './format.js';
-import { beatRank, indicatorOf, type PlayEvent, type PlayModel, subScreenOf, turnNotifications } from './model.js';
+} from '../../engine/client/game-screen/text.js';
 
 export function notificationLine(n: Notification): string {
   const d = displayNotification(n);

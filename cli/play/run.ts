@@ -2,17 +2,18 @@
 // play through the Ink screens (a terminal) or unattended with plain lines or --json (scripts, pipes, CI).
 import type { LaunchAction } from '../../engine/catalogue/launch.js';
 import { LAUNCH_ACTIONS, RESET_PROGRESS_CONFIRM } from '../../engine/catalogue/launch.js';
+import type { Link } from '../../engine/client/api/link.js';
+import { type ControllerOptions, GameController } from '../../engine/client/game-screen/controller.js';
+import type { PlayEvent } from '../../engine/client/game-screen/model.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
-import type { Api } from '../lib/game-client.js';
+import type { PlayerStory } from '../../engine/schema/player.js';
+import { type Api, newId, nodeClock } from '../lib/game-client.js';
 import { AudioOut, detectPlayer } from './audio-out.js';
-import { GameController } from './controller.js';
-import { Link } from './link.js';
 import { requireRecorder } from './mic.js';
-import type { PlayEvent } from './model.js';
 import type { PlayOptions } from './options.js';
 import { PlainPrinter } from './plain.js';
 import { loadScript, readClip, type Script } from './script.js';
-import { applyLaunch, automaticAction, connectApi, findStory, launchOf } from './session.js';
+import { applyLaunch, automaticAction, connectApi, findStory, launchOf, openLink } from './session.js';
 import { playUnattended, type Source } from './unattended.js';
 
 /** How long after the last turn the last audio chunks may still come. */
@@ -29,8 +30,30 @@ export type PlayContext = {
   api: Api;
   opts: PlayOptions;
   /** Audio for a controller: played and/or saved; says once when it is not played. */
-  audioFor: (ctrl: GameController, note: (line: string) => void, onBusy?: (busy: boolean) => void) => AudioOut;
+  audioFor: (turnOf: (inputId: string) => number, note: (line: string) => void) => AudioOut;
 };
+
+export type Game = { ctrl: GameController; audio: AudioOut };
+
+/**
+ * A run on the link with its audio: AUDIO_ANSWER chunks go to the controller's voice loop, whose play, stop and
+ * discard effects the AudioOut carries out; the link's status goes to the connection overlay.
+ */
+export function startGame(ctx: PlayContext, link: Link, run: PlayerStory, storyName: string, note: (line: string) => void, live: boolean): Game {
+  let audio: AudioOut | null = null;
+  const time: ControllerOptions['time'] = live ? { mode: 'live', clock: nodeClock } : { mode: 'instant' };
+  const language: PlayLanguage = run.language === 'french' ? 'french' : 'english';
+  const ctrl = new GameController(ctx.api, link, run, storyName, { language, time, newId, onEffect: (e) => audio?.run(e) });
+  const out = ctx.audioFor((id) => ctrl.turnOf(id), note);
+  audio = out;
+  out.onEnded = (id) => ctrl.dispatch({ type: 'audio_ended', id });
+  link.onAudio = (chunk) => {
+    const id = out.accept(chunk);
+    if (id) ctrl.audioReceived(chunk, id);
+  };
+  link.onStatus = (status) => ctrl.dispatch({ type: 'connection', status });
+  return { ctrl, audio: out };
+}
 
 function sourceOf(o: PlayOptions, script: Script | null, stdin: NodeJS.ReadStream): Source {
   if (script) return { kind: 'script', script };
@@ -44,9 +67,7 @@ export function makeAudio(o: PlayOptions): PlayContext['audioFor'] {
   const unplayed = !player && !o.saveAudio && !o.mute
     ? 'Audio is not played: no player found (install mpg123, ffmpeg or alsa-utils), or save it with --save-audio DIR.'
     : null;
-  return (ctrl, note, onBusy) => new AudioOut({
-    player, saveDir: o.saveAudio, turnOf: (id) => ctrl.turnOf(id), warn: note, unplayedNote: unplayed, ...(onBusy ? { onBusy } : {}),
-  });
+  return (turnOf, note) => new AudioOut({ player, saveDir: o.saveAudio, turnOf, warn: note, unplayedNote: unplayed });
 }
 
 export async function runPlay(o: PlayOptions, io: PlayIo): Promise<number> {
@@ -75,11 +96,8 @@ export async function runPlay(o: PlayOptions, io: PlayIo): Promise<number> {
   const language: PlayLanguage = o.language ?? planLanguage ?? 'english';
   const run = await applyLaunch(api, story.id, launch, action, language);
 
-  const link = await Link.open(o.url, api.token ?? '');
-  const ctrl = new GameController(api, link, run, story.name, { language, liveTimers: false });
-  const audio = ctx.audioFor(ctrl, note);
-  link.onAudio = (chunk) => audio.accept(chunk);
-  link.onStatus = (status) => ctrl.dispatch({ type: 'connection', status });
+  const link = await openLink(o.url, api.token ?? '');
+  const { ctrl, audio } = startGame(ctx, link, run, story.name, note, false);
   if (o.json) {
     let said: { text: string; audio: string | null } | null = null;
     ctrl.subscribe((e: PlayEvent) => {
@@ -102,7 +120,7 @@ export async function runPlay(o: PlayOptions, io: PlayIo): Promise<number> {
   try {
     await ctrl.refreshView();
     code = await playUnattended(ctrl, source ?? { kind: 'stdin', input: io.stdin }, {
-      print: screen, note, onRecording: (on) => void (audio.discarding = on),
+      print: screen, note, onRecording: (on) => ctrl.dispatch({ type: on ? 'recording_started' : 'recording_stopped' }),
     });
     await audio.drain(AUDIO_QUIET_MS);
   } finally {

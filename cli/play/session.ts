@@ -1,21 +1,15 @@
 // The HTTP side of `looptale play`: signing in (or up), finding the story, the launch state and its choices, and
 // starting, continuing or resetting a run. Expected failures become CliErrors with the exit code they deserve.
-import type { LaunchAction, LaunchState } from '../../engine/catalogue/launch.js';
+import type { LaunchAction } from '../../engine/catalogue/launch.js';
+import { Link } from '../../engine/client/api/link.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
-import type { CatalogueStory, GameView } from '../../engine/schema/views.js';
-import { Api, ApiError, type Session } from '../lib/game-client.js';
+import type { CatalogueStory } from '../../engine/schema/views.js';
+import { Api, ApiError, GameSocket, type Launch, nodeClock, type Session } from '../lib/game-client.js';
 import { CliError } from '../lib/story-file.js';
 
+export type { Launch } from '../lib/game-client.js';
 export type Credentials = { token: string } | { email: string; password: string };
-
-export type Launch = {
-  state: LaunchState;
-  continue_player_story_id: string | null;
-  buttons: { action: LaunchAction; label: string }[];
-  best_rank: string | null;
-  runs: number;
-};
 
 /** An ApiError as a failure (exit 1); the server being unreachable names the URL. */
 export function failure(e: unknown, what: string): never {
@@ -121,20 +115,11 @@ export function automaticAction(launch: Launch, opts: { newRun: boolean; reset: 
   return 'new_run';
 }
 
-/** The game view, or null once the run has no current moment (it ended). */
-export async function fetchView(api: Api, playerStoryId: string): Promise<GameView | null> {
+/** Opens the realtime link (the engine's connection machine over `ws` sockets); failing to open it is exit 1. */
+export async function openLink(url: string, token: string): Promise<Link> {
   try {
-    return await api.request<GameView>('GET', `/api/player-stories/${playerStoryId}/game-view`);
+    return await Link.open(() => GameSocket.connect(url, token), nodeClock);
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 404 || e.status === 409)) return null;
-    failure(e, 'Cannot read the game view');
-  }
-}
-
-export async function endRun(api: Api, playerStoryId: string): Promise<PlayerStory> {
-  try {
-    return await api.request<PlayerStory>('POST', `/api/player-stories/${playerStoryId}/end`);
-  } catch (e) {
-    failure(e, 'Error ending run. Please try again.');
+    throw new CliError(`Cannot open the game connection: ${(e as Error).message}`, 1);
   }
 }

@@ -6,8 +6,8 @@ import type { Readable } from 'node:stream';
 import type { GameSocket } from '../lib/game-client.js';
 import { runPlanRemote } from '../lib/remote-plan.js';
 import { CliError } from '../lib/story-file.js';
-import type { GameController } from './controller.js';
-import { END_RUN_CONFIRM } from './menu.js';
+import type { GameController } from '../../engine/client/game-screen/controller.js';
+import { END_RUN_CONFIRM } from '../../engine/client/game-screen/menu-text.js';
 import { MIC_SAMPLE_RATE, record, type RecorderName } from './mic.js';
 import { PCM16_DEFAULTS, parseScript, type AudioClip, type Script, type ScriptTurn } from './script.js';
 

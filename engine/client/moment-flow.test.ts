@@ -29,3 +29,21 @@ describe('client moment flow (game spec §4)', () => {
     expect(applyOutput(flow(), { ...base, complete_the_moment: true, next_moment_id: 'moment-7' }).state.outcome).toBe('end_of_game');
   });
 });
+
+describe('client moment flow: moving on', () => {
+  const other = '5b1d8f3e-2c4a-4d6b-8e9f-0a1b2c3d4e5f';
+  it('adopts the first output of the next moment once the current one is complete, or when waiting for one', () => {
+    const done = applyOutput(flow(), { ...base, complete_the_moment: true, next_moment_id: other }).state;
+    const next = applyOutput(done, { ...base, input_id: 'n', player_moment_id: other, is_starting_dialogue: true, dialogue: 'Next.' });
+    expect(next).toMatchObject({ applied: true, state: { playerMomentId: other, outcome: 'playing' } });
+    expect(next.state.dialogue.map((e) => e.text)).toEqual(['Next.']);
+    const waiting = applyOutput(initialMomentFlow(base.player_story_id, null), base);
+    expect(waiting).toMatchObject({ applied: true, state: { playerMomentId: base.player_moment_id } });
+  });
+
+  it('ignores a late output of another moment while this one is played, and outputs of another run', () => {
+    const playing = applyOutput(flow(), base).state;
+    expect(applyOutput(playing, { ...base, input_id: 'late', player_moment_id: other })).toMatchObject({ applied: false, reason: 'other_moment' });
+    expect(applyOutput(playing, { ...base, input_id: 'x', player_story_id: other })).toMatchObject({ applied: false, reason: 'other_moment' });
+  });
+});

@@ -29,16 +29,34 @@ export function outputKey(o: GameOutput): string {
 
 export type FlowResult = { state: MomentFlowState; applied: boolean; reason?: 'already_processed' | 'no_moment' | 'other_moment' };
 
+/**
+ * Waits for the next moment: the first output of another moment is adopted (its id becomes the current moment's).
+ * What a client does on 'Start next moment', or when it opens a run whose moment id it does not know yet.
+ */
+export function awaitNextMoment(s: MomentFlowState): MomentFlowState {
+  return { ...s, playerMomentId: null, dialogue: [], outcome: 'playing', nextMomentId: null };
+}
+
+/**
+ * Applies one output once. Without a run nothing applies; an output of another run, or of another moment while this
+ * one is still being played (a late answer of an earlier moment), is ignored. The first output of a new moment is
+ * adopted when the client waits for one (no moment id yet, or the current moment is complete).
+ */
 export function applyOutput(s: MomentFlowState, o: GameOutput): FlowResult {
-  if (!s.playerStoryId || !s.playerMomentId) return { state: s, applied: false, reason: 'no_moment' };
-  if (o.player_moment_id !== s.playerMomentId || o.player_story_id !== s.playerStoryId) return { state: s, applied: false, reason: 'other_moment' };
+  if (!s.playerStoryId) return { state: s, applied: false, reason: 'no_moment' };
+  if (o.player_story_id !== s.playerStoryId) return { state: s, applied: false, reason: 'other_moment' };
   const key = outputKey(o);
   if (s.processed.includes(key)) return { state: s, applied: false, reason: 'already_processed' };
-  let dialogue = o.is_starting_dialogue ? s.dialogue : appendPlayerLine(s.dialogue, o.transcribed_player_answer);
+  let current = s;
+  if (o.player_moment_id !== s.playerMomentId) {
+    if (s.playerMomentId !== null && s.outcome !== 'moment_complete') return { state: s, applied: false, reason: 'other_moment' };
+    current = { ...awaitNextMoment(s), playerMomentId: o.player_moment_id };
+  }
+  let dialogue = o.is_starting_dialogue ? current.dialogue : appendPlayerLine(current.dialogue, o.transcribed_player_answer);
   if (o.dialogue.trim()) dialogue = [...dialogue, { role: 'model', text: o.dialogue, isPerfectAnswer: o.was_perfect_answer, isCacheHit: o.was_cache_hit }];
-  const processed = [...s.processed, key].slice(-PROCESSED_MEMORY);
-  let outcome: MomentFlowState['outcome'] = s.outcome;
-  let nextMomentId: string | null = s.nextMomentId;
+  const processed = [...current.processed, key].slice(-PROCESSED_MEMORY);
+  let outcome: MomentFlowState['outcome'] = current.outcome;
+  let nextMomentId: string | null = current.nextMomentId;
   if (o.end_of_game || o.loop_status !== 'loopStatusOnGoing') outcome = 'end_of_game';
   else if (o.complete_the_moment) {
     if (isUuidV4(o.next_moment_id)) {
@@ -46,5 +64,5 @@ export function applyOutput(s: MomentFlowState, o: GameOutput): FlowResult {
       nextMomentId = o.next_moment_id;
     } else outcome = 'end_of_game';
   }
-  return { state: { ...s, dialogue, processed, outcome, nextMomentId }, applied: true };
+  return { state: { ...current, dialogue, processed, outcome, nextMomentId }, applied: true };
 }

@@ -1,7 +1,8 @@
 // A simulated clock for the client machines (xstate's SimulatedClock, as data). The CLI, the tests and replays run
 // timer effects through it instead of setTimeout, so "2000 ms later" is exact and repeatable.
+import type { Clock, TimerHandle } from './clock.js';
 import {
-  type TimerEffect, type TimerFired, type Transition, isTimerEffect, timerFired,
+  type TimerEffect, type TimerFired, type Transition, cancelTimer, isTimerEffect, startTimer, timerFired,
 } from './effects.js';
 
 export interface ArmedTimer {
@@ -137,5 +138,60 @@ export class Simulator<S, E, F extends { readonly type: string }> {
     this.effects = r.effects;
     this.refused = undefined;
     return this;
+  }
+}
+
+/**
+ * A `Clock` (clock.ts) on simulated time: callbacks fire only when `advance` moves time past them, earliest first,
+ * in arming order at the same instant. Runners given this clock (the CLI's unattended play, tests, replays) are
+ * deterministic; the timer wheel above is its bookkeeping.
+ */
+export class SimulatedClock implements Clock {
+  #wheel: TimerWheel = createTimerWheel();
+  #callbacks = new Map<string, () => void>();
+  #next = 0;
+
+  now(): number {
+    return this.#wheel.now;
+  }
+
+  after(ms: number, fire: () => void): TimerHandle {
+    const key = `t${this.#next++}`;
+    this.#callbacks.set(key, fire);
+    this.#wheel = applyTimerEffects(this.#wheel, [startTimer(key, ms)]);
+    return {
+      cancel: () => {
+        this.#callbacks.delete(key);
+        this.#wheel = applyTimerEffects(this.#wheel, [cancelTimer(key)]);
+      },
+    };
+  }
+
+  /** Timers still armed. */
+  get pending(): number {
+    return this.#wheel.timers.length;
+  }
+
+  /** Lets `ms` pass, firing what falls due (callbacks may arm more; those fire too if due in time). */
+  advance(ms: number): void {
+    const until = this.#wheel.now + ms;
+    for (;;) {
+      const due = nextTimer(this.#wheel);
+      if (due === null || due.due > until) break;
+      this.#wheel = { ...this.#wheel, now: due.due, timers: this.#wheel.timers.filter((t) => t !== due) };
+      const fire = this.#callbacks.get(due.key);
+      this.#callbacks.delete(due.key);
+      fire?.();
+    }
+    this.#wheel = { ...this.#wheel, now: until };
+  }
+
+  /** Fires everything armed, however far ahead (at most `limit` timers, against runaway re-arming). */
+  runAll(limit = 10_000): void {
+    for (let i = 0; i < limit; i++) {
+      const due = nextTimer(this.#wheel);
+      if (due === null) return;
+      this.advance(Math.max(0, due.due - this.#wheel.now));
+    }
   }
 }

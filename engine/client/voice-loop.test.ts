@@ -231,3 +231,16 @@ describe('voice loop against a model', () => {
     }), { numRuns: 300 });
   });
 });
+
+describe('voice loop: recording started outside a click (native RECORDING_STARTED, a terminal recorder)', () => {
+  it('skips what plays, clears the queue, and discards audio that arrives while recording', () => {
+    let t = transitionVoiceLoop(initVoiceLoop().state, { type: 'audio_received', audio: { id: 'a1', playerMomentId: 'm' } });
+    t = transitionVoiceLoop(t.state, { type: 'audio_received', audio: { id: 'a2', playerMomentId: 'm' } });
+    const rec = transitionVoiceLoop(t.state, { type: 'recording_started' });
+    expect(voiceState(rec.state)).toBe('PLAYER_SPEAKING');
+    expect(rec.effects).toEqual(expect.arrayContaining([{ type: 'stop_audio' }, { type: 'discard_audio', ids: ['a2'] }]));
+    const late = transitionVoiceLoop(rec.state, { type: 'audio_received', audio: { id: 'a3', playerMomentId: 'm' } });
+    expect(late.effects).toEqual([{ type: 'discard_audio', ids: ['a3'] }]);
+    expect(voiceState(transitionVoiceLoop(late.state, { type: 'recording_stopped' }).state)).toBe('IDLE');
+  });
+});

@@ -34,6 +34,11 @@ export interface VoiceLoop {
 
 export type VoiceEvent =
   | { readonly type: 'click' }
+  /**
+   * Recording began outside a click: the native wrapper's RECORDING_STARTED, or a terminal recorder. What plays is
+   * skipped and the queue cleared (the player talks over it), and audio arriving meanwhile is discarded.
+   */
+  | { readonly type: 'recording_started' }
   /** The recorder stopped on its own: silence auto-stop, native RECORDING_COMPLETE or RECORDING_ERROR. */
   | { readonly type: 'recording_stopped' }
   /** A USER_INPUT went out (moment start or a recorded answer). */
@@ -107,6 +112,11 @@ export function voiceButton(loop: VoiceLoop): VoiceButton {
 export function transitionVoiceLoop(loop: VoiceLoop, event: VoiceEvent): VoiceTransition {
   switch (event.type) {
     case 'click': return click(loop);
+    case 'recording_started': {
+      if (loop.recording) return { state: loop, effects: [] };
+      const skipped = loop.playing !== null || loop.queue.length > 0 ? skipAll(loop) : { state: loop, effects: [] };
+      return settle(loop, { ...skipped.state, recording: true }, skipped.effects);
+    }
     case 'recording_stopped': return settle(loop, { ...loop, recording: false }, []);
     case 'input_sent': return settle(loop, { ...loop, processing: true }, []);
     case 'output_received': return settle(loop, { ...loop, processing: false, battlePhase: event.battlePhase }, []);

@@ -4,3 +4,4 @@ export * from './user-input.js';
 export * from './frames.js';
 export * from './errors.js';
 export * from './codec.js';
+export * from './turn-errors.js';

@@ -1,6 +1,8 @@
 // Effects are data: what the host (server, CLI, simulator) must do after a step. The engine never performs them.
-import type { CardModifierNotification, Notification } from '../schema/notification.js';
-import type { EquipmentForging, GameOutput } from '../schema/game-output.js';
+import type { PlayLanguage } from '../schema/enums.js';
+import type { CardModifierNotification } from '../schema/notification.js';
+import type { EquipmentForging } from '../schema/game-output.js';
+import type { Voice } from '../story/format.js';
 import type { GameState } from './state.js';
 
 /** Store tables and the GameState collection that holds their rows. */
@@ -25,15 +27,16 @@ export type Effect =
   | { type: 'persist'; table: TableName; row: { id: string } & Record<string, unknown> }
   /** Reset progress of earlier runs: clear completed_at of this user's player moments in this story. */
   | { type: 'reset_progress'; user_id: string; blueprint_story_id: string }
-  | { type: 'send_game_output'; output: GameOutput }
   | { type: 'send_equipment_forging'; payload: EquipmentForging }
   | { type: 'send_card_modifiers'; payload: CardModifierNotification }
-  | { type: 'notify'; notification: Notification }
-  /** Speak a line (text-to-speech) as this character. */
+  /** Speak a line (text-to-speech) as this character, in its story voice and the run's language. */
   | {
       type: 'speak';
       text: string;
+      language: PlayLanguage;
       blueprint_character_id: string | null;
+      /** The character's voice in the story, when it has one (else the synthesizer picks one from the id). */
+      voice?: Voice;
       emotion: string;
       intensity: number;
       player_moment_id: string;

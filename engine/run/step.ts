@@ -44,18 +44,17 @@ export function step(state: GameState, event: GameEvent, ctx: StepContext): Step
       const r = applyTurn(d, event);
       if (!r.ok) return r;
       outputs = r.outputs;
+      const language = d.state.run?.language === 'french' ? 'french' : 'english';
       for (const o of outputs) {
-        d.emit({ type: 'send_game_output', output: o });
-        if (o.dialogue) {
-          const bm = indexStory(ctx.story).moments.get(o.blueprint_moment_id);
-          d.emit({
-            type: 'speak', text: o.dialogue, blueprint_character_id: bm?.character_id ?? null, emotion: o.character_emotion_key,
-            intensity: o.character_emotion_strength, player_moment_id: o.player_moment_id, is_starting_dialogue: o.is_starting_dialogue,
-            input_id: o.input_id,
-          });
-        }
+        if (!o.dialogue) continue;
+        const bm = indexStory(ctx.story).moments.get(o.blueprint_moment_id);
+        const bc = bm?.character_id ? indexStory(ctx.story).characters.get(bm.character_id) : undefined;
+        d.emit({
+          type: 'speak', text: o.dialogue, language, blueprint_character_id: bm?.character_id ?? null, ...(bc?.voice ? { voice: bc.voice } : {}),
+          emotion: o.character_emotion_key, intensity: o.character_emotion_strength, player_moment_id: o.player_moment_id,
+          is_starting_dialogue: o.is_starting_dialogue, input_id: o.input_id,
+        });
       }
-      for (const n of outputs[outputs.length - 1]?.notifications ?? []) d.emit({ type: 'notify', notification: n });
       break;
     }
     case 'assemble.select': {

@@ -1,6 +1,6 @@
 // Read models computed from the state: the game engine view and the moment view (game spec §3). The server's SQL
 // views return the same shapes; these are what the CLI, the simulator and tests read.
-import type { EnrolledCharacter, GameView, ImageDetails, MomentView } from '../schema/views.js';
+import type { EnrolledCharacter, GameView, ImageDetails, MomentView, TicketCards } from '../schema/views.js';
 import type { PlayLanguage } from '../schema/enums.js';
 import type { BlueprintMoment, Story } from '../story/format.js';
 import { indexStory } from '../story/story-index.js';
@@ -103,5 +103,24 @@ export function momentView(s: GameState, story: Story): MomentView | null {
     hint_translation: m.hint ? localize(m.hint, lang) : null,
     hint_tts: m.hint ? m.hint.en : null,
     do_not_display_character: m.do_not_display_character,
+  };
+}
+
+/**
+ * The cards a golden ticket can make permanent (accounts spec §2 "Golden Ticket modal", the redeem card picker): the
+ * characters and items of the latest run of the ticket's story, those already permanent left out. No run: no cards
+ * ('No game data found').
+ */
+export function ticketCards(s: GameState): TicketCards {
+  const run = currentRun(s);
+  if (!run) return { player_story_id: null, characters: [], items: [] };
+  const permanentChars = new Set(s.characters.filter((c) => c.card_type === 'permanent' || c.permanent_character_id).map((c) => c.id));
+  return {
+    player_story_id: run.id,
+    characters: enrolled(s).filter((c) => !permanentChars.has(c.character_id)),
+    items: s.items.filter((i) => !i.permanent_item_id).map((i) => ({
+      available_item_id: i.id, available_item_name: i.name, available_item_properties: i.properties,
+      available_item_attack_bonus: i.attack_bonus, available_item_defense_bonus: i.defense_bonus,
+    })),
   };
 }

@@ -123,3 +123,11 @@ export const MomentView = z.object({
   do_not_display_character: z.boolean(),
 });
 export type MomentView = z.infer<typeof MomentView>;
+
+/** GET /api/tickets/:id/cards: what the redeem card picker offers (the latest run of the ticket's story). */
+export const TicketCards = z.object({
+  player_story_id: z.string().nullable(),
+  characters: z.array(EnrolledCharacter),
+  items: z.array(AvailableItem),
+});
+export type TicketCards = z.infer<typeof TicketCards>;

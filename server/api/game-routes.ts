@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { launchState } from '../../engine/catalogue/launch.js';
 import { rankToLetter } from '../../engine/rules/rank.js';
 import { allRuns, type GameState } from '../../engine/run/state.js';
-import { gameView, momentView } from '../../engine/run/views.js';
+import { gameView, momentView, ticketCards } from '../../engine/run/views.js';
 import { PlayLanguage } from '../../engine/schema/enums.js';
-import { GameView, MomentView } from '../../engine/schema/views.js';
+import { GameView, MomentView, TicketCards } from '../../engine/schema/views.js';
 import { DialogueEntry, PermanentCharacter, PermanentCharacterItem, PlayerStory, TicketWithStory } from '../../engine/schema/player.js';
 import { toJsonl } from '../../engine/sim/transcript.js';
 import type { RouteModule } from '../http/app.js';
@@ -118,6 +118,13 @@ export function gameRoutes(deps: { play: GameService; store: GameStorePort; stor
       });
     route(app, { method: 'GET', url: '/api/tickets', summary: "The user's golden tickets with their story, newest first", tags: ['tickets'], auth: 'user', response: z.array(TicketWithStory) },
       async ({ user }) => deps.tickets.ticketsWithStory(user?.id ?? ''));
+    route(app, { method: 'GET', url: '/api/tickets/:id/cards', summary: "The cards a ticket can make permanent: characters and items of the latest run of the ticket's story", tags: ['tickets'], auth: 'user', params: Id, response: TicketCards },
+      async ({ params, user }) => {
+        const ticket = (await deps.tickets.ticketsWithStory(user?.id ?? '')).find((t) => t.id === params.id);
+        if (!ticket || ticket.is_redeemed) throw new HttpError(404, 'ticket/invalid', 'Invalid ticket or ticket already redeemed');
+        const loaded = await deps.store.loadState(user?.id ?? '', ticket.blueprint_story_id);
+        return loaded ? ticketCards(loaded.state) : { player_story_id: null, characters: [], items: [] };
+      });
     route(app, { method: 'POST', url: '/api/tickets/:id/redeem', summary: 'Redeem a ticket for a character or an item of the latest run of its story (one transaction)', tags: ['tickets'], auth: 'user', params: Id, body: Redeem,
       response: z.object({ permanent_character: PermanentCharacter.nullable(), permanent_items: z.array(PermanentCharacterItem) }) },
       async ({ params, body, user }) => {

@@ -62,7 +62,7 @@ export async function requireSession(ctx: AuthContext, req: FastifyRequest): Pro
 /** Creates a session for `user` (signed in by `method`, through `provider`) and returns GoTrue's session JSON. */
 export async function signIn(ctx: AuthContext, q: Queryable, user: UserRow, how: { method: string; provider: string }, req: FastifyRequest): Promise<SessionJson> {
   const s = await ctx.sessions.create(q, user, how.method, clientInfo(req));
-  await q.query('UPDATE auth.identities SET last_sign_in_at = $3 WHERE user_id = $1 AND provider = $2', [user.id, how.provider, new Date(ctx.now())]);
+  await q.query('UPDATE looptale_auth.identities SET last_sign_in_at = $3 WHERE user_id = $1 AND provider = $2', [user.id, how.provider, new Date(ctx.now())]);
   return ctx.sessions.response(user, await identitiesOf(q, user.id), s.sessionId, s.amr, s.refreshToken);
 }
 

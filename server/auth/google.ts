@@ -75,7 +75,7 @@ async function upsertGoogleUser(q: Queryable, c: Claims, now: number): Promise<{
     ...(typeof c.name === 'string' ? { name: c.name, full_name: c.name } : {}),
     ...(typeof c.picture === 'string' ? { picture: c.picture, avatar_url: c.picture } : {}),
   };
-  const identity = (await q.query<{ user_id: string }>("SELECT user_id FROM auth.identities WHERE provider = 'google' AND provider_id = $1 FOR UPDATE", [sub])).rows[0];
+  const identity = (await q.query<{ user_id: string }>("SELECT user_id FROM looptale_auth.identities WHERE provider = 'google' AND provider_id = $1 FOR UPDATE", [sub])).rows[0];
   let user: UserRow | null;
   if (identity) {
     user = await findUserById(q, identity.user_id, true);
@@ -87,19 +87,19 @@ async function upsertGoogleUser(q: Queryable, c: Claims, now: number): Promise<{
       if (!verified) return { ok: false, error: new AuthApiError(400, 'provider_email_needs_verification', 'Your Google email address is not verified: verify it with Google, or sign in with your password.') };
       if (!user.email_confirmed_at) {
         // Nobody proved this address before Google did: a password set by whoever signed up with it is dropped.
-        await q.query('UPDATE auth.users SET email_confirmed_at = $2, encrypted_password = NULL, updated_at = $2 WHERE id = $1', [user.id, at]);
+        await q.query('UPDATE looptale_auth.users SET email_confirmed_at = $2, encrypted_password = NULL, updated_at = $2 WHERE id = $1', [user.id, at]);
       }
     } else {
       user = await createUser(q, { email, passwordHash: null, confirmed: verified, provider: 'google', userMeta: {} }, at);
       if (!user) return { ok: false, error: new AuthApiError(409, 'conflict', 'Another request is creating this account: try again.') };
     }
     await q.query(
-      `INSERT INTO auth.identities (user_id, provider, provider_id, identity_data, email, created_at, updated_at) VALUES ($1, 'google', $2, $3, $4, $5, $5)`,
+      `INSERT INTO looptale_auth.identities (user_id, provider, provider_id, identity_data, email, created_at, updated_at) VALUES ($1, 'google', $2, $3, $4, $5, $5)`,
       [user.id, sub, JSON.stringify(profile), email, at],
     );
   }
-  await q.query("UPDATE auth.identities SET identity_data = $2, email = $3, updated_at = $4 WHERE provider = 'google' AND provider_id = $1", [sub, JSON.stringify(profile), email, at]);
-  await q.query('UPDATE auth.users SET raw_user_meta_data = raw_user_meta_data || $2::jsonb, updated_at = $3 WHERE id = $1', [user.id, JSON.stringify(profile), at]);
+  await q.query("UPDATE looptale_auth.identities SET identity_data = $2, email = $3, updated_at = $4 WHERE provider = 'google' AND provider_id = $1", [sub, JSON.stringify(profile), email, at]);
+  await q.query('UPDATE looptale_auth.users SET raw_user_meta_data = raw_user_meta_data || $2::jsonb, updated_at = $3 WHERE id = $1', [user.id, JSON.stringify(profile), at]);
   await addProvider(q, user.id, 'google');
   user = (await findUserById(q, user.id))!;
   if (isBanned(user, now)) return { ok: false, error: new AuthApiError(403, 'user_banned', 'User is banned') };
@@ -128,7 +128,7 @@ export function googleRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const verifier = randomSecret(48);
     const nonce = randomSecret(24);
     await db.query(
-      `INSERT INTO auth.oauth_states (state_hash, provider, code_verifier, nonce, redirect_to, code_challenge, code_challenge_method, created_at, expires_at)
+      `INSERT INTO looptale_auth.oauth_states (state_hash, provider, code_verifier, nonce, redirect_to, code_challenge, code_challenge_method, created_at, expires_at)
        VALUES ($1, 'google', $2, $3, $4, $5, $6, $7, $8)`,
       [sha256(state), verifier, nonce, redirectTo, pkce?.challenge ?? null, pkce?.method ?? null, new Date(ctx.now()), new Date(ctx.now() + STATE_TTL_MS)],
     );
@@ -153,7 +153,7 @@ export function googleRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const q = req.query as Record<string, unknown>;
     const badState = (msg: string) => reply.code(400).send(errorBody(new AuthApiError(400, 'bad_oauth_state', msg)));
     if (typeof q.state !== 'string' || q.state === '') return badState('OAuth callback with missing state');
-    const st = (await db.query<StateRow>('DELETE FROM auth.oauth_states WHERE state_hash = $1 RETURNING *', [sha256(q.state)])).rows[0];
+    const st = (await db.query<StateRow>('DELETE FROM looptale_auth.oauth_states WHERE state_hash = $1 RETURNING *', [sha256(q.state)])).rows[0];
     if (!st) return badState('OAuth callback with invalid state');
     const pkce: Pkce | null = st.code_challenge && st.code_challenge_method ? { challenge: st.code_challenge, method: st.code_challenge_method as 's256' | 'plain' } : null;
     const fail = (status: number, code: string, msg: string): FastifyReply => reply.redirect(errorRedirect(st.redirect_to, status, code, msg, pkce !== null), 303);

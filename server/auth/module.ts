@@ -31,12 +31,12 @@ function baseUrlOf(app: FastifyInstance, s: Services): () => string {
 
 /** Deletes what has expired: email tokens, PKCE codes, OAuth states, sessions ended a week ago, old rotated tokens. */
 async function sweep(s: Services): Promise<void> {
-  await s.db.query('DELETE FROM auth.one_time_tokens WHERE expires_at < now()');
-  await s.db.query('DELETE FROM auth.flow_state WHERE expires_at < now()');
-  await s.db.query('DELETE FROM auth.oauth_states WHERE expires_at < now()');
-  await s.db.query("DELETE FROM auth.sessions WHERE ended_at < now() - interval '7 days'");
+  await s.db.query('DELETE FROM looptale_auth.one_time_tokens WHERE expires_at < now()');
+  await s.db.query('DELETE FROM looptale_auth.flow_state WHERE expires_at < now()');
+  await s.db.query('DELETE FROM looptale_auth.oauth_states WHERE expires_at < now()');
+  await s.db.query("DELETE FROM looptale_auth.sessions WHERE ended_at < now() - interval '7 days'");
   // Rotated refresh tokens are kept a month to catch their reuse; an older one is simply unknown.
-  await s.db.query("DELETE FROM auth.refresh_tokens WHERE revoked AND updated_at < now() - interval '30 days'");
+  await s.db.query("DELETE FROM looptale_auth.refresh_tokens WHERE revoked AND updated_at < now() - interval '30 days'");
 }
 
 export const authModule: RouteModule = async (app, s) => {
@@ -45,7 +45,7 @@ export const authModule: RouteModule = async (app, s) => {
   waitlistRoutes(app, s);
 
   if (config.AUTH_PROVIDER === 'supabase') {
-    const verify = supabaseVerifier(config, db, log);
+    const verify = supabaseVerifier(config);
     s.authenticate = async (token) => (await verify(token))?.user ?? null;
     s.auth = { provider: 'supabase', verify, onSessionEnd: () => () => undefined } satisfies AuthService;
     supabaseAuthRoutes(app);

@@ -44,7 +44,7 @@ export async function issueOneTimeToken(
   const secret = randomSecret();
   const code = randomCode();
   await q.query(
-    `INSERT INTO auth.one_time_tokens (user_id, token_type, link_hash, otp_hash, relates_to, redirect_to, code_challenge, code_challenge_method, failed_attempts, created_at, expires_at)
+    `INSERT INTO looptale_auth.one_time_tokens (user_id, token_type, link_hash, otp_hash, relates_to, redirect_to, code_challenge, code_challenge_method, failed_attempts, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10)
      ON CONFLICT (user_id, token_type) DO UPDATE SET link_hash = EXCLUDED.link_hash, otp_hash = EXCLUDED.otp_hash,
        relates_to = EXCLUDED.relates_to, redirect_to = EXCLUDED.redirect_to, code_challenge = EXCLUDED.code_challenge,
@@ -52,7 +52,7 @@ export async function issueOneTimeToken(
        expires_at = EXCLUDED.expires_at`,
     [t.userId, t.type, sha256(secret), otpDigest(t.email, code), t.email, t.redirectTo, t.pkce?.challenge ?? null, t.pkce?.method ?? null, new Date(now), new Date(now + OTT_TTL_MS)],
   );
-  await q.query(`UPDATE auth.users SET ${SENT_AT_COLUMN[t.type]} = $2 WHERE id = $1`, [t.userId, new Date(now)]);
+  await q.query(`UPDATE looptale_auth.users SET ${SENT_AT_COLUMN[t.type]} = $2 WHERE id = $1`, [t.userId, new Date(now)]);
   return { secret, code };
 }
 
@@ -61,7 +61,7 @@ const placeholders = (from: number, n: number): string => Array.from({ length: n
 /** Consumes the token of an email link (or a token_hash), when it is of one of `types` and not expired. */
 export async function consumeLinkToken(q: Queryable, secret: string, types: readonly OttType[], now: number): Promise<OttRow | null> {
   const r = await q.query<OttRow>(
-    `DELETE FROM auth.one_time_tokens WHERE link_hash = $1 AND token_type IN (${placeholders(2, types.length)}) RETURNING *`,
+    `DELETE FROM looptale_auth.one_time_tokens WHERE link_hash = $1 AND token_type IN (${placeholders(2, types.length)}) RETURNING *`,
     [sha256(secret), ...types],
   );
   const row = r.rows[0];
@@ -74,19 +74,19 @@ export async function consumeLinkToken(q: Queryable, secret: string, types: read
  */
 export async function consumeCode(q: Queryable, email: string, code: string, types: readonly OttType[], now: number): Promise<OttRow | null> {
   const r = await q.query<OttRow>(
-    `SELECT * FROM auth.one_time_tokens WHERE relates_to = $1 AND token_type IN (${placeholders(2, types.length)}) AND expires_at > $${types.length + 2} FOR UPDATE`,
+    `SELECT * FROM looptale_auth.one_time_tokens WHERE relates_to = $1 AND token_type IN (${placeholders(2, types.length)}) AND expires_at > $${types.length + 2} FOR UPDATE`,
     [email, ...types, new Date(now)],
   );
   const digest = otpDigest(email, code);
   const hit = r.rows.find((row) => safeEqual(row.otp_hash, digest));
   if (hit) {
-    await q.query('DELETE FROM auth.one_time_tokens WHERE id = $1', [hit.id]);
+    await q.query('DELETE FROM looptale_auth.one_time_tokens WHERE id = $1', [hit.id]);
     return hit;
   }
   if (r.rows.length) {
     const ids = r.rows.map((row) => row.id);
-    await q.query(`UPDATE auth.one_time_tokens SET failed_attempts = failed_attempts + 1 WHERE id IN (${placeholders(1, ids.length)})`, ids);
-    await q.query(`DELETE FROM auth.one_time_tokens WHERE failed_attempts >= ${MAX_CODE_FAILURES} AND id IN (${placeholders(1, ids.length)})`, ids);
+    await q.query(`UPDATE looptale_auth.one_time_tokens SET failed_attempts = failed_attempts + 1 WHERE id IN (${placeholders(1, ids.length)})`, ids);
+    await q.query(`DELETE FROM looptale_auth.one_time_tokens WHERE failed_attempts >= ${MAX_CODE_FAILURES} AND id IN (${placeholders(1, ids.length)})`, ids);
   }
   return null;
 }
@@ -95,7 +95,7 @@ export async function consumeCode(q: Queryable, email: string, code: string, typ
 export async function issueAuthCode(q: Queryable, userId: string, pkce: Pkce, authenticationMethod: string, now: number): Promise<string> {
   const code = randomSecret();
   await q.query(
-    `INSERT INTO auth.flow_state (user_id, auth_code_hash, code_challenge, code_challenge_method, authentication_method, created_at, expires_at)
+    `INSERT INTO looptale_auth.flow_state (user_id, auth_code_hash, code_challenge, code_challenge_method, authentication_method, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [userId, sha256(code), pkce.challenge, pkce.method, authenticationMethod, new Date(now), new Date(now + 5 * 60_000)],
   );
@@ -105,7 +105,7 @@ export async function issueAuthCode(q: Queryable, userId: string, pkce: Pkce, au
 export type FlowStateRow = { user_id: string; code_challenge: string; code_challenge_method: string; authentication_method: string; expires_at: Date };
 
 export async function consumeAuthCode(q: Queryable, code: string): Promise<FlowStateRow | null> {
-  const r = await q.query<FlowStateRow>('DELETE FROM auth.flow_state WHERE auth_code_hash = $1 RETURNING user_id, code_challenge, code_challenge_method, authentication_method, expires_at', [sha256(code)]);
+  const r = await q.query<FlowStateRow>('DELETE FROM looptale_auth.flow_state WHERE auth_code_hash = $1 RETURNING user_id, code_challenge, code_challenge_method, authentication_method, expires_at', [sha256(code)]);
   return r.rows[0] ?? null;
 }
 

@@ -90,7 +90,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       if (user) {
         // Not confirmed yet: whoever proves the address next owns it, with the password given last.
         const r = await q.query<UserRow>(
-          'UPDATE auth.users SET encrypted_password = $2, raw_user_meta_data = $3, email_confirmed_at = $4, updated_at = $5 WHERE id = $1 RETURNING *',
+          'UPDATE looptale_auth.users SET encrypted_password = $2, raw_user_meta_data = $3, email_confirmed_at = $4, updated_at = $5 WHERE id = $1 RETURNING *',
           [user.id, hash, JSON.stringify(mergeMeta(user.raw_user_meta_data, meta)), confirm ? null : now, now],
         );
         user = r.rows[0]!;
@@ -171,20 +171,20 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       let u = (await findUserById(q, user.id, true))!;
       let ended: Awaited<ReturnType<typeof ctx.sessions.end>> = [];
       if (hash) {
-        await q.query('UPDATE auth.users SET encrypted_password = $2, updated_at = $3 WHERE id = $1', [u.id, hash, now]);
+        await q.query('UPDATE looptale_auth.users SET encrypted_password = $2, updated_at = $3 WHERE id = $1', [u.id, hash, now]);
         // A new password signs every other device out (their sockets close through onSessionEnd).
         ended = await ctx.sessions.end(q, { userId: u.id, exceptSessionId: sessionId }, 'password_change');
       }
       if (b.data) {
-        await q.query('UPDATE auth.users SET raw_user_meta_data = $2, updated_at = $3 WHERE id = $1', [u.id, JSON.stringify(mergeMeta(u.raw_user_meta_data, b.data)), now]);
+        await q.query('UPDATE looptale_auth.users SET raw_user_meta_data = $2, updated_at = $3 WHERE id = $1', [u.id, JSON.stringify(mergeMeta(u.raw_user_meta_data, b.data)), now]);
       }
       if (newEmail) {
         const other = await findUserByEmail(q, newEmail);
         if (other && other.id !== u.id) return { error: new AuthApiError(422, 'email_exists', 'A user with this email address has already been registered'), ended: [] };
         if (confirm) {
-          await q.query('UPDATE auth.users SET email_change = $2, updated_at = $3 WHERE id = $1', [u.id, newEmail, now]);
+          await q.query('UPDATE looptale_auth.users SET email_change = $2, updated_at = $3 WHERE id = $1', [u.id, newEmail, now]);
         } else {
-          await q.query('UPDATE auth.users SET email = $2, email_change = NULL, email_change_sent_at = NULL, email_confirmed_at = $3, updated_at = $3 WHERE id = $1', [u.id, newEmail, now]);
+          await q.query('UPDATE looptale_auth.users SET email = $2, email_change = NULL, email_change_sent_at = NULL, email_confirmed_at = $3, updated_at = $3 WHERE id = $1', [u.id, newEmail, now]);
         }
       }
       u = (await findUserById(q, u.id))!;
@@ -228,7 +228,7 @@ async function passwordGrant(ctx: AuthContext, req: FastifyRequest): Promise<unk
   if (!user.email_confirmed_at) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
   const rehash = needsRehash(user.encrypted_password) ? await hashPassword(b.password) : null;
   return ctx.db.tx(async (q) => {
-    if (rehash) await q.query('UPDATE auth.users SET encrypted_password = $2 WHERE id = $1', [user.id, rehash]);
+    if (rehash) await q.query('UPDATE looptale_auth.users SET encrypted_password = $2 WHERE id = $1', [user.id, rehash]);
     return signIn(ctx, q, user, { method: 'password', provider: 'email' }, req);
   });
 }

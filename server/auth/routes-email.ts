@@ -54,13 +54,13 @@ async function applyToken(q: Queryable, row: OttRow, now: number): Promise<Appli
     const other = await findUserByEmail(q, row.relates_to);
     if (other && other.id !== user.id) return { ok: false, error: new AuthApiError(422, 'email_exists', 'A user with this email address has already been registered') };
     await q.query(
-      'UPDATE auth.users SET email = $2, email_change = NULL, email_change_sent_at = NULL, email_confirmed_at = COALESCE(email_confirmed_at, $3), updated_at = $3 WHERE id = $1',
+      'UPDATE looptale_auth.users SET email = $2, email_change = NULL, email_change_sent_at = NULL, email_confirmed_at = COALESCE(email_confirmed_at, $3), updated_at = $3 WHERE id = $1',
       [user.id, row.relates_to, at],
     );
   } else {
     // The address changed since the email went out: the old link no longer proves anything.
     if (user.email !== row.relates_to) return { ok: false, error: otpExpired() };
-    if (!user.email_confirmed_at) await q.query('UPDATE auth.users SET email_confirmed_at = $2, updated_at = $2 WHERE id = $1', [user.id, at]);
+    if (!user.email_confirmed_at) await q.query('UPDATE looptale_auth.users SET email_confirmed_at = $2, updated_at = $2 WHERE id = $1', [user.id, at]);
   }
   const fresh = (await findUserById(q, user.id))!;
   await ensureEmailIdentity(q, fresh, at);

@@ -49,13 +49,13 @@ export class Sessions {
     const now = new Date(this.#o.now());
     const amr: AmrEntry[] = [{ method, timestamp: Math.floor(now.getTime() / 1000) }];
     const s = await q.query<{ id: string }>(
-      `INSERT INTO auth.sessions (user_id, amr, ip, user_agent, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING id`,
+      `INSERT INTO looptale_auth.sessions (user_id, amr, ip, user_agent, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING id`,
       [user.id, JSON.stringify(amr), client.ip, client.userAgent?.slice(0, 512) ?? null, now],
     );
     const sessionId = s.rows[0]!.id;
     const refreshToken = randomSecret();
-    await q.query('INSERT INTO auth.refresh_tokens (token_hash, session_id, user_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [sha256(refreshToken), sessionId, user.id, now]);
-    await q.query('UPDATE auth.users SET last_sign_in_at = $2 WHERE id = $1', [user.id, now]);
+    await q.query('INSERT INTO looptale_auth.refresh_tokens (token_hash, session_id, user_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [sha256(refreshToken), sessionId, user.id, now]);
+    await q.query('UPDATE looptale_auth.users SET last_sign_in_at = $2 WHERE id = $1', [user.id, now]);
     user.last_sign_in_at = now;
     return { sessionId, refreshToken, amr };
   }
@@ -79,7 +79,7 @@ export class Sessions {
     const out = await this.#o.db.tx(async (q) => {
       const r = await q.query<{ id: string; revoked: boolean; session_id: string; user_id: string; ended_at: Date | null; amr: AmrEntry[]; banned_until: Date | null }>(
         `SELECT rt.id, rt.revoked, rt.session_id, rt.user_id, s.ended_at, s.amr, u.banned_until
-           FROM auth.refresh_tokens rt JOIN auth.sessions s ON s.id = rt.session_id JOIN auth.users u ON u.id = rt.user_id
+           FROM looptale_auth.refresh_tokens rt JOIN looptale_auth.sessions s ON s.id = rt.session_id JOIN looptale_auth.users u ON u.id = rt.user_id
           WHERE rt.token_hash = $1 FOR UPDATE OF rt, s`,
         [sha256(refreshToken)],
       );
@@ -91,9 +91,9 @@ export class Sessions {
       }
       if (isBanned(t, now.getTime())) return { ok: false as const, error: new AuthApiError(400, 'user_banned', 'User is banned'), ended: [] };
       const next = randomSecret();
-      await q.query('UPDATE auth.refresh_tokens SET revoked = true, updated_at = $2 WHERE id = $1', [t.id, now]);
-      await q.query('INSERT INTO auth.refresh_tokens (token_hash, session_id, user_id, parent_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [sha256(next), t.session_id, t.user_id, t.id, now]);
-      await q.query('UPDATE auth.sessions SET refreshed_at = $2, updated_at = $2 WHERE id = $1', [t.session_id, now]);
+      await q.query('UPDATE looptale_auth.refresh_tokens SET revoked = true, updated_at = $2 WHERE id = $1', [t.id, now]);
+      await q.query('INSERT INTO looptale_auth.refresh_tokens (token_hash, session_id, user_id, parent_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [sha256(next), t.session_id, t.user_id, t.id, now]);
+      await q.query('UPDATE looptale_auth.sessions SET refreshed_at = $2, updated_at = $2 WHERE id = $1', [t.session_id, now]);
       return { ok: true as const, userId: t.user_id, sessionId: t.session_id, refreshToken: next, amr: t.amr };
     });
     if (!out.ok) {
@@ -112,12 +112,12 @@ export class Sessions {
     if (!f.sessionId && !f.userId) throw new Error('end(): give a session or a user');
     const r = await q.query<Ended>(
       `WITH ended AS (
-         UPDATE auth.sessions SET ended_at = $4, end_reason = $5, updated_at = $4
+         UPDATE looptale_auth.sessions SET ended_at = $4, end_reason = $5, updated_at = $4
           WHERE ended_at IS NULL AND ($1::uuid IS NULL OR id = $1::uuid) AND ($2::uuid IS NULL OR user_id = $2::uuid)
             AND ($3::uuid IS NULL OR id <> $3::uuid)
           RETURNING id, user_id),
        revoked AS (
-         UPDATE auth.refresh_tokens SET revoked = true, updated_at = $4 WHERE session_id IN (SELECT id FROM ended) AND NOT revoked)
+         UPDATE looptale_auth.refresh_tokens SET revoked = true, updated_at = $4 WHERE session_id IN (SELECT id FROM ended) AND NOT revoked)
        SELECT id, user_id FROM ended`,
       [f.sessionId ?? null, f.userId ?? null, f.exceptSessionId ?? null, new Date(this.#o.now()), reason],
     );
@@ -150,7 +150,7 @@ export class Sessions {
     const hit = this.#cache.get(sessionId);
     if (hit && hit.until > now) return hit.user && hit.user.id === sub ? hit.user : null;
     const r = await this.#o.db.query<{ user_id: string; ended_at: Date | null; email: string | null; role: string; banned_until: Date | null }>(
-      'SELECT s.user_id, s.ended_at, u.email, u.role, u.banned_until FROM auth.sessions s JOIN auth.users u ON u.id = s.user_id WHERE s.id = $1',
+      'SELECT s.user_id, s.ended_at, u.email, u.role, u.banned_until FROM looptale_auth.sessions s JOIN looptale_auth.users u ON u.id = s.user_id WHERE s.id = $1',
       [sessionId],
     );
     const row = r.rows[0];
@@ -194,7 +194,7 @@ export class Sessions {
     // A transaction that started earlier may commit later with an older ended_at: look back a little, dedupe.
     const since = new Date(this.#watermark.getTime() - 30_000);
     const r = await this.#o.db.query<Ended & { end_reason: SessionEndReason; ended_at: Date }>(
-      'SELECT id, user_id, end_reason, ended_at FROM auth.sessions WHERE ended_at > $1 ORDER BY ended_at LIMIT 5000',
+      'SELECT id, user_id, end_reason, ended_at FROM looptale_auth.sessions WHERE ended_at > $1 ORDER BY ended_at LIMIT 5000',
       [since],
     );
     for (const row of r.rows) {

@@ -1,4 +1,4 @@
-// auth.users and auth.identities: lookups, creation, and the user JSON GoTrue returns (what supabase-js exposes as
+// looptale_auth.users and looptale_auth.identities: lookups, creation, and the user JSON GoTrue returns (what supabase-js exposes as
 // `User`). Emails are normalised to lower case once, here.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -49,17 +49,17 @@ export function isBanned(u: Pick<UserRow, 'banned_until'>, now: number): boolean
 }
 
 export async function findUserByEmail(q: Queryable, email: string, lock = false): Promise<UserRow | null> {
-  const r = await q.query<UserRow>(`SELECT * FROM auth.users WHERE lower(email) = $1${lock ? ' FOR UPDATE' : ''}`, [email]);
+  const r = await q.query<UserRow>(`SELECT * FROM looptale_auth.users WHERE lower(email) = $1${lock ? ' FOR UPDATE' : ''}`, [email]);
   return r.rows[0] ?? null;
 }
 
 export async function findUserById(q: Queryable, id: string, lock = false): Promise<UserRow | null> {
-  const r = await q.query<UserRow>(`SELECT * FROM auth.users WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  const r = await q.query<UserRow>(`SELECT * FROM looptale_auth.users WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
   return r.rows[0] ?? null;
 }
 
 export async function identitiesOf(q: Queryable, userId: string): Promise<IdentityRow[]> {
-  return (await q.query<IdentityRow>('SELECT * FROM auth.identities WHERE user_id = $1 ORDER BY created_at', [userId])).rows;
+  return (await q.query<IdentityRow>('SELECT * FROM looptale_auth.identities WHERE user_id = $1 ORDER BY created_at', [userId])).rows;
 }
 
 export type NewUser = {
@@ -73,7 +73,7 @@ export type NewUser = {
 /** Creates a user. A concurrent sign-up of the same email loses on the unique index and gets null. */
 export async function createUser(q: Queryable, u: NewUser, now: Date): Promise<UserRow | null> {
   const r = await q.query<UserRow>(
-    `INSERT INTO auth.users (email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+    `INSERT INTO looptale_auth.users (email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $6)
      ON CONFLICT ((lower(email))) WHERE email IS NOT NULL DO NOTHING RETURNING *`,
     [u.email, u.passwordHash, u.confirmed ? now : null, JSON.stringify({ provider: u.provider, providers: [u.provider] }), JSON.stringify(u.userMeta), now],
@@ -86,7 +86,7 @@ export async function ensureEmailIdentity(q: Queryable, user: UserRow, now: Date
   if (!user.email) return;
   const data = { sub: user.id, email: user.email, email_verified: user.email_confirmed_at !== null, phone_verified: false };
   await q.query(
-    `INSERT INTO auth.identities (user_id, provider, provider_id, identity_data, email, created_at, updated_at)
+    `INSERT INTO looptale_auth.identities (user_id, provider, provider_id, identity_data, email, created_at, updated_at)
      VALUES ($1, 'email', $5, $2, $3, $4, $4)
      ON CONFLICT (provider, provider_id) DO UPDATE SET identity_data = EXCLUDED.identity_data, email = EXCLUDED.email, updated_at = EXCLUDED.updated_at`,
     [user.id, JSON.stringify(data), user.email, now, user.id],
@@ -96,7 +96,7 @@ export async function ensureEmailIdentity(q: Queryable, user: UserRow, now: Date
 /** Adds a provider to app_metadata.providers (kept sorted and unique, as GoTrue does). */
 export async function addProvider(q: Queryable, userId: string, provider: string): Promise<void> {
   await q.query(
-    `UPDATE auth.users SET raw_app_meta_data = jsonb_set(raw_app_meta_data, '{providers}',
+    `UPDATE looptale_auth.users SET raw_app_meta_data = jsonb_set(raw_app_meta_data, '{providers}',
        (SELECT COALESCE(jsonb_agg(DISTINCT p ORDER BY p), '[]'::jsonb) FROM jsonb_array_elements_text(COALESCE(raw_app_meta_data->'providers', '[]'::jsonb) || to_jsonb($2::text)) AS p))
      WHERE id = $1`,
     [userId, provider],

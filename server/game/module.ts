@@ -1,4 +1,5 @@
-// The game part of the server: the GameService (engine + brain + store) and the catalogue and game routes. The
+// The game part of the server: the GameService (engine + store), the turn pipeline (+ brain and voice) and the
+// catalogue and game routes. The
 // WebSocket layer is attached by server/main.ts once the HTTP server listens.
 import { NoTranscriber, type Transcriber } from '../voice/transcriber.js';
 import { createVoice } from '../voice/setup.js';
@@ -10,10 +11,12 @@ import { TicketRepo } from '../store/tickets.js';
 import { createBrain } from '../brain/setup.js';
 import type { Brain } from './brain.js';
 import { GameService } from './service.js';
+import { TurnPipeline } from './turn-pipeline.js';
 
 declare module '../http/app.js' {
   interface Services {
     play: GameService;
+    turns: TurnPipeline;
     brain: Brain;
     transcriber: Transcriber;
     synthesizer: Synthesizer | null;
@@ -34,7 +37,11 @@ export const gameModule: RouteModule = async (app, s) => {
     s.onClose.push(() => voice.close());
     s.log.info({ voice: voice.describe() }, 'voice providers');
   }
-  s.play = new GameService({ store: s.game, stories: s.stories, brain: s.brain, transcriber: s.transcriber, log: s.log.child({ component: 'game' }) });
+  s.play = new GameService({ store: s.game, stories: s.stories, log: s.log.child({ component: 'game' }) });
+  s.turns = new TurnPipeline({
+    game: s.play, store: s.game, brain: s.brain, transcriber: s.transcriber, synthesizer: s.synthesizer, metrics: s.metrics,
+    log: s.log.child({ component: 'game' }),
+  });
   const tickets = new TicketRepo(s.db);
   await catalogueRoutes({ stories: s.stories })(app, s);
   await gameRoutes({ play: s.play, store: s.game, stories: s.stories, tickets, production: s.config.NODE_ENV === 'production' })(app, s);

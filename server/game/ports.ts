@@ -1,5 +1,5 @@
-// What the game service needs from the store (implemented by server/store/*). Kept narrow so the service can be
-// tested and reasoned about on its own.
+// What the game service and the turn pipeline need from the store (implemented by server/store/*). Kept narrow so
+// they can be tested and reasoned about on their own. The one CommitRequest of the server is declared here.
 import type { Effect } from '../../engine/run/effects.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { GameOutput } from '../../engine/schema/game-output.js';
@@ -7,14 +7,18 @@ import type { PlayerStory } from '../../engine/schema/player.js';
 import type { TranscriptLine } from '../../engine/sim/transcript.js';
 import type { Story } from '../../engine/story/format.js';
 
+/** One engine step to persist, all or nothing. */
 export type CommitRequest = {
   userId: string;
   storyId: string;
+  /** The version the state was loaded at; null when no state exists yet. */
   expectedVersion: number | null;
   state: GameState;
-  effects: Effect[];
-  input?: { input_id: string; player_story_id: string; outputs: GameOutput[] };
-  transcript?: { player_story_id: string; lines: TranscriptLine[] };
+  effects: readonly Effect[];
+  /** The input that caused this step: recorded once, its outputs returned to a replay of it. */
+  input?: { input_id: string; player_story_id: string; outputs: readonly GameOutput[] };
+  /** Transcript lines written with the step (a spoken turn's line comes later, once, through appendTranscript). */
+  transcript?: { player_story_id: string; lines: readonly TranscriptLine[] };
 };
 
 export type CommitResult =
@@ -30,8 +34,8 @@ export interface GameStorePort {
   playerStoryOwner(playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string } | null>;
   playerStory(id: string): Promise<PlayerStory | null>;
   transcript(playerStoryId: string): Promise<TranscriptLine[]>;
-  /** Merges timings known only once the reply was spoken (tts, total) into the turn's transcript line. */
-  addTranscriptStages(playerStoryId: string, inputId: string, stages: Readonly<Record<string, number>>): Promise<boolean>;
+  /** Appends lines after the run's last one (a spoken turn's line, written once its timings are known). */
+  appendTranscript(playerStoryId: string, lines: readonly TranscriptLine[]): Promise<void>;
 }
 
 export interface StoryStorePort {

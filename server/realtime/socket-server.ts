@@ -1,4 +1,5 @@
-// WebSocket /ws (game spec §7): binary frames through the engine codec. Auth on upgrade (?token=), Origin checked,
+// WebSocket /ws (game spec §7): binary frames through the engine codec; a decoded USER_INPUT goes to the turn
+// pipeline (server/game/turn-pipeline.ts), which sends its frames back through `send`. Auth on upgrade (?token=), Origin checked,
 // bad frames answered with ERROR_MESSAGE (the socket stays open), a client over the message rate closed with 1008,
 // ping every WS_PING_MS with termination on a missed pong, slow consumers dropped.
 import type { IncomingMessage, Server } from 'node:http';
@@ -8,7 +9,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { decodeClientFrame, encodeFrame } from '../../engine/protocol/codec.js';
 import type { ServerFrame } from '../../engine/protocol/frames.js';
 import type { Config } from '../config.js';
-import { GameError, type GameService, type TurnReply } from '../game/service.js';
+import type { TurnPipeline } from '../game/turn-pipeline.js';
 import type { AuthUser } from '../http/app.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import type { Logger } from '../log.js';
@@ -18,11 +19,10 @@ export type RealtimeDeps = {
   config: Config;
   log: Logger;
   authenticate: (token: string) => Promise<AuthUser | null>;
-  game: GameService;
-  /** Per-turn stage timings for GET /metrics. */
-  metrics?: { observe(stages: Readonly<Record<string, number>>): void; errors: number };
-  /** Speaks a turn's lines: sends AUDIO_ANSWER frames (set when a synthesizer is configured). */
-  speak?: (reply: TurnReply, send: (frame: ServerFrame) => boolean) => Promise<void>;
+  /** Plays each decoded USER_INPUT and sends its frames back through this transport. */
+  turns: TurnPipeline;
+  /** Resolves when no turn is in flight (graceful shutdown). */
+  idle: () => Promise<void>;
 };
 
 type Client = { ws: WebSocket; user: AuthUser; alive: boolean; limiter: RateLimiter; busy: number };
@@ -100,7 +100,6 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
         return;
       }
       const { input, audio } = decoded.frame;
-      const stages: Record<string, number> = { decode: Math.round((performance.now() - t0) * 100) / 100 };
       const audioIn: AudioInput | null = audio
         ? {
             bytes: audio, format: input.audio_format ?? 'mp3',
@@ -110,33 +109,8 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
           }
         : null;
       c.busy++;
-      const ms = (): number => Math.round((performance.now() - t0) * 10) / 10;
-      deps.game.turn(user.id, input, audioIn, stages).then(async (reply) => {
-        for (const output of reply.outputs) send(c, { type: 'GAME_OUTPUT', output });
-        stages.to_game_output = ms();
-        for (const payload of reply.forging) send(c, { type: 'EQUIPMENT_FORGING', payload });
-        for (const payload of reply.modifiers) send(c, { type: 'CARD_MODIFIER_NOTIFICATION', payload });
-        if (deps.speak && !reply.replayed) {
-          await deps.speak(reply, (f) => {
-            if (f.type === 'AUDIO_ANSWER' && stages.to_first_audio === undefined) stages.to_first_audio = ms();
-            return send(c, f);
-          });
-        }
-        if (reply.replayed) return;
-        if (stages.to_first_audio !== undefined) {
-          stages.tts_first_byte = Math.round((stages.to_first_audio - (stages.to_game_output ?? 0)) * 10) / 10;
-          stages.total = stages.to_first_audio;
-        } else stages.total = stages.to_game_output ?? ms();
-        deps.metrics?.observe({ ...stages, ...reply.stages });
-        if (stages.to_first_audio !== undefined) await deps.game.recordSpokenStages(user.id, input, { ...stages, ...reply.stages });
-      }, (err: unknown) => {
-        if (deps.metrics) deps.metrics.errors++;
-        if (err instanceof GameError) send(c, { type: 'ERROR_MESSAGE', message: err.message });
-        else {
-          log.error({ err, user: user.id }, 'turn failed');
-          send(c, { type: 'ERROR_MESSAGE', message: 'Unexpected error occurred' });
-        }
-      }).finally(() => c.busy--);
+      const decodeMs = Math.round((performance.now() - t0) * 100) / 100;
+      void deps.turns.run({ userId: user.id, input, audio: audioIn, receivedAt: t0, decodeMs }, (f) => send(c, f)).finally(() => c.busy--);
     });
   }
 
@@ -162,7 +136,7 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
       closing = true;
       clearInterval(ping);
       // Turns in flight finish (and are persisted) before their sockets close.
-      await deps.game.mutex.idle();
+      await deps.idle();
       for (const c of clients) c.ws.close(1001, 'Server shutting down');
       await new Promise<void>((r) => wss.close(() => r()));
     },

@@ -11,23 +11,7 @@ import { Rollback, type Db, type Queryable } from '../db/db.js';
 import { byKeySet, writeRecords } from './records.js';
 import { checkRowFields } from './player-tables.js';
 import { isUuid, json, parseRows } from './rows.js';
-
-export type CommitRequest = {
-  userId: string;
-  storyId: string;
-  /** The version the state was loaded at; null when no state exists yet. */
-  expectedVersion: number | null;
-  state: GameState;
-  effects: readonly Effect[];
-  /** The input that caused this step: recorded once, its outputs returned to a replay of it. */
-  input?: { input_id: string; player_story_id: string; outputs: readonly GameOutput[] };
-  transcript?: { player_story_id: string; lines: readonly TranscriptLine[] };
-};
-
-export type CommitResult =
-  | { ok: true; version: number }
-  | { ok: false; reason: 'conflict' }
-  | { ok: false; reason: 'duplicate'; outputs: GameOutput[] };
+import type { CommitRequest, CommitResult } from '../game/ports.js';
 
 export const RunSummaryRow = z.object({
   id: z.string(),
@@ -111,7 +95,7 @@ export class GameRepo {
   async loadState(userId: string, storyId: string, opts: { refresh?: boolean } = {}): Promise<{ state: GameState; version: number } | null> {
     if (!isUuid(storyId)) return null;
     const r = await this.#db.query<{ state: unknown; version: string | number }>(
-      'SELECT state, version FROM player_story_states WHERE user_id = $1 AND blueprint_story_id = $2', [userId, storyId],
+      'SELECT state, version FROM looptale_private.player_story_states WHERE user_id = $1 AND blueprint_story_id = $2', [userId, storyId],
     );
     const row = r.rows[0];
     if (!row) return null;
@@ -150,7 +134,7 @@ export class GameRepo {
       return await this.#db.tx(async (q) => {
         if (c.input) {
           const ins = await q.query(
-            `INSERT INTO processed_inputs (user_id, input_id, player_story_id, outputs) VALUES ($1, $2, $3, $4::text::jsonb)
+            `INSERT INTO looptale_private.processed_inputs (user_id, input_id, player_story_id, outputs) VALUES ($1, $2, $3, $4::text::jsonb)
              ON CONFLICT (user_id, input_id) DO NOTHING RETURNING input_id`,
             [c.userId, c.input.input_id, isUuid(c.input.player_story_id) ? c.input.player_story_id : null, json(c.input.outputs)],
           );
@@ -161,15 +145,7 @@ export class GameRepo {
           if (w.kind === 'rows') await writeRecords(q, w.table, w.records, 'upsert', 'user_id');
           else await this.#resetProgress(q, w.user_id, w.blueprint_story_id);
         }
-        if (c.transcript && c.transcript.lines.length > 0) {
-          await q.query(
-            `INSERT INTO player_story_transcripts (player_story_id, seq, line)
-             SELECT $1::uuid, base.n + t.ord::int - 1, t.value
-               FROM json_array_elements($2::text::json) WITH ORDINALITY AS t(value, ord),
-                    (SELECT COALESCE(max(seq) + 1, 0) AS n FROM player_story_transcripts WHERE player_story_id = $1::uuid) AS base`,
-            [c.transcript.player_story_id, json(c.transcript.lines)],
-          );
-        }
+        if (c.transcript && c.transcript.lines.length > 0) await this.#appendTranscript(q, c.transcript.player_story_id, c.transcript.lines);
         return { ok: true as const, version };
       });
     } catch (e) {
@@ -181,7 +157,7 @@ export class GameRepo {
   async #writeState(q: Queryable, c: CommitRequest): Promise<number> {
     if (c.expectedVersion === null) {
       const r = await q.query(
-        `INSERT INTO player_story_states (user_id, blueprint_story_id, state, version) VALUES ($1, $2, $3::text::json, 1)
+        `INSERT INTO looptale_private.player_story_states (user_id, blueprint_story_id, state, version) VALUES ($1, $2, $3::text::json, 1)
          ON CONFLICT (user_id, blueprint_story_id) DO NOTHING RETURNING version`,
         [c.userId, c.storyId, json(c.state)],
       );
@@ -190,7 +166,7 @@ export class GameRepo {
     }
     // Under concurrent commits the row lock serialises them; the losers re-check the version and update nothing.
     const r = await q.query<{ version: string | number }>(
-      `UPDATE player_story_states SET state = $3::text::json, version = version + 1, updated_at = now()
+      `UPDATE looptale_private.player_story_states SET state = $3::text::json, version = version + 1, updated_at = now()
         WHERE user_id = $1 AND blueprint_story_id = $2 AND version = $4 RETURNING version`,
       [c.userId, c.storyId, json(c.state), c.expectedVersion],
     );
@@ -214,7 +190,7 @@ export class GameRepo {
   }
 
   async #processed(q: Queryable, userId: string, inputId: string): Promise<GameOutput[] | null> {
-    const r = await q.query<{ outputs: unknown }>('SELECT outputs FROM processed_inputs WHERE user_id = $1 AND input_id = $2', [userId, inputId]);
+    const r = await q.query<{ outputs: unknown }>('SELECT outputs FROM looptale_private.processed_inputs WHERE user_id = $1 AND input_id = $2', [userId, inputId]);
     const row = r.rows[0];
     return row ? z.array(GameOutput).parse(row.outputs) : null;
   }
@@ -241,25 +217,24 @@ export class GameRepo {
   /** The run's transcript lines in order. */
   async transcript(playerStoryId: string): Promise<TranscriptLine[]> {
     if (!isUuid(playerStoryId)) return [];
-    const r = await this.#db.query<{ line: unknown }>('SELECT line FROM player_story_transcripts WHERE player_story_id = $1 ORDER BY seq', [playerStoryId]);
+    const r = await this.#db.query<{ line: unknown }>('SELECT line FROM looptale_private.player_story_transcripts WHERE player_story_id = $1 ORDER BY seq', [playerStoryId]);
     return r.rows.map((row) => TranscriptLine.parse(row.line));
   }
 
-  /** Merges timings known only once the reply was spoken into the turn's transcript line. */
-  async addTranscriptStages(playerStoryId: string, inputId: string, stages: Readonly<Record<string, number>>): Promise<boolean> {
-    if (!isUuid(playerStoryId)) return false;
-    // One row read: the run's transcript also holds its header, which carries a whole game state.
-    const r = await this.#db.query<{ seq: number; line: unknown }>(
-      `SELECT seq, line FROM player_story_transcripts
-        WHERE player_story_id = $1 AND line->>'kind' = 'event' AND line->'event'->>'input_id' = $2 ORDER BY seq DESC LIMIT 1`,
-      [playerStoryId, inputId]);
-    const row = r.rows[0];
-    if (!row) return false;
-    const line = TranscriptLine.parse(row.line);
-    if (line.kind !== 'event') return false;
-    await this.#db.query('UPDATE player_story_transcripts SET line = $3::json WHERE player_story_id = $1 AND seq = $2',
-      [playerStoryId, row.seq, json({ ...line, stages: { ...line.stages, ...stages } })]);
-    return true;
+  /** Appends lines after the run's last one (a spoken turn's line, written once its timings are known). */
+  async appendTranscript(playerStoryId: string, lines: readonly TranscriptLine[]): Promise<void> {
+    if (!isUuid(playerStoryId) || lines.length === 0) return;
+    await this.#appendTranscript(this.#db, playerStoryId, lines);
+  }
+
+  async #appendTranscript(q: Queryable, playerStoryId: string, lines: readonly TranscriptLine[]): Promise<void> {
+    await q.query(
+      `INSERT INTO looptale_private.player_story_transcripts (player_story_id, seq, line)
+       SELECT $1::uuid, base.n + t.ord::int - 1, t.value
+         FROM json_array_elements($2::text::json) WITH ORDINALITY AS t(value, ord),
+              (SELECT COALESCE(max(seq) + 1, 0) AS n FROM looptale_private.player_story_transcripts WHERE player_story_id = $1::uuid) AS base`,
+      [playerStoryId, json(lines)],
+    );
   }
 
   /** The user's runs of a story for the launch screen, newest first. */

@@ -6,10 +6,10 @@ import type { Queryable } from '../db/db.js';
  * both try to insert, one wins, and both read the winner's value.
  */
 export async function getOrCreateSecret(db: Queryable, key: string, generate: () => string): Promise<string> {
-  const found = await db.query<{ value: string }>('SELECT value FROM server_settings WHERE key = $1', [key]);
+  const found = await db.query<{ value: string }>('SELECT value FROM looptale_private.server_settings WHERE key = $1', [key]);
   if (found.rows[0]) return found.rows[0].value;
-  await db.query('INSERT INTO server_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, generate()]);
-  const r = await db.query<{ value: string }>('SELECT value FROM server_settings WHERE key = $1', [key]);
+  await db.query('INSERT INTO looptale_private.server_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, generate()]);
+  const r = await db.query<{ value: string }>('SELECT value FROM looptale_private.server_settings WHERE key = $1', [key]);
   const row = r.rows[0];
   if (!row) throw new Error(`store: server setting ${key} could not be created`);
   return row.value;

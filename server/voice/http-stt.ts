@@ -6,6 +6,7 @@ import { decodeSpeech } from './audio.js';
 import { LANG_CODE } from '../../engine/schema/enums.js';
 import type { TranscribeRequest, TranscribeResult, Transcriber } from './transcriber.js';
 import { encodeWav } from './wav.js';
+import { NOT_CAUGHT_TEXT } from '../../engine/protocol/turn-errors.js';
 
 export type HttpSttOptions = {
   baseUrl: string;
@@ -79,7 +80,7 @@ export class HttpTranscriber implements Transcriber {
           const text = typeof body?.text === 'string' ? body.text.trim() : null;
           this.opts.log?.debug({ stt: 'http', ms: Math.round(performance.now() - started), attempt, seconds: speech.seconds }, 'transcribed');
           if (text === null) return { ok: false, message: 'The speech-to-text provider sent an answer without text.' };
-          if (text === '') return { ok: false, message: "Sorry, I didn't catch that." };
+          if (text === '') return { ok: false, message: NOT_CAUGHT_TEXT };
           return { ok: true, text, recogniser: `http:${this.opts.model}` };
         }
         await res.body?.cancel().catch(() => undefined);

@@ -24,13 +24,15 @@ import { buildGrammar, cleanHypothesis, type Grammar } from './grammar.js';
 import { espeakSpeller, loadLexicon, type Speller } from './pronounce.js';
 import type { TranscribeRequest, TranscribeResult, Transcriber } from './transcriber.js';
 import { compactSpeech, quiet } from './vad.js';
+import { NOT_CAUGHT_TEXT } from '../../engine/protocol/turn-errors.js';
 
 export type PocketsphinxMode = 'hybrid' | 'long-lived' | 'per-request';
 /** Hybrid mode: the long-lived recogniser's deadline before the per-request one takes over (plus 100 ms per second). */
 const HYBRID_FIRST_MS = 1500;
 
 export const DEFAULT_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
-export const NOT_CAUGHT = "Sorry, I didn't catch that.";
+/** The recogniser's miss: engine/protocol/turn-errors.ts gives it the protocol code stt/not_caught. */
+export const NOT_CAUGHT = NOT_CAUGHT_TEXT;
 const BINARY = 'pocketsphinx_continuous';
 const LEAD = 0.3;
 /** Wider beams than the defaults (1e-48, 1e-48, 1e-48): with a grammar of whole sentences the narrow ones dropped the

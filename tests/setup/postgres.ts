@@ -1,9 +1,12 @@
 // vitest globalSetup: one throwaway PostgreSQL 15 cluster per test run, its URL provided to tests as `pgUrl`
-// (inject('pgUrl')); each test file creates its own database on it. When PostgreSQL cannot start, `pgUrl` is empty
-// and `pgError` says why: the tests that need it then fail with that message (CI requires PostgreSQL), while the
-// others still run.
+// (inject('pgUrl')); each test file creates its own database on it. Beside it, the Supabase stand-in
+// (scripts/supabase-standin.ts): its superuser URL as `supabaseAdminUrl`, and each test file copies a fresh project
+// database from it (createSupabaseDatabase). When one cannot start, its URL is empty and `pgError` /
+// `supabaseError` say why: the tests that need it then fail with that message (CI requires both), while the others
+// still run.
 import type { TestProject } from 'vitest/node';
 import { startThrowawayPostgres } from '../../scripts/pg-throwaway.js';
+import { startSupabaseStandin } from '../../scripts/supabase-standin.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,18 +14,23 @@ declare module 'vitest' {
     pgUrl: string;
     /** Why PostgreSQL could not start ('' when it did). */
     pgError: string;
+    /** postgresql://supabase_admin@.../postgres of the Supabase stand-in, or '' when it could not start. */
+    supabaseAdminUrl: string;
+    /** Why the stand-in could not start ('' when it did). */
+    supabaseError: string;
   }
 }
 
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  try {
-    const pg = await startThrowawayPostgres();
-    project.provide('pgUrl', pg.url);
-    project.provide('pgError', '');
-    return () => pg.stop();
-  } catch (e) {
-    project.provide('pgUrl', '');
-    project.provide('pgError', e instanceof Error ? e.message : String(e));
-    return () => Promise.resolve();
-  }
+  const [pg, sb] = await Promise.allSettled([startThrowawayPostgres(), startSupabaseStandin()]);
+  project.provide('pgUrl', pg.status === 'fulfilled' ? pg.value.url : '');
+  project.provide('pgError', pg.status === 'fulfilled' ? '' : message(pg.reason));
+  project.provide('supabaseAdminUrl', sb.status === 'fulfilled' ? sb.value.adminUrl : '');
+  project.provide('supabaseError', sb.status === 'fulfilled' ? '' : message(sb.reason));
+  return async () => {
+    if (pg.status === 'fulfilled') await pg.value.stop();
+    if (sb.status === 'fulfilled') await sb.value.stop();
+  };
 }

@@ -5,19 +5,16 @@ import React, { useCallback, useEffect, useRef, useState } from 'react';
 import type { LaunchAction } from '../../../engine/catalogue/launch.js';
 import type { PlayLanguage } from '../../../engine/schema/enums.js';
 import type { CatalogueStory } from '../../../engine/schema/views.js';
-import type { AudioOut } from '../audio-out.js';
-import { GameController } from '../controller.js';
-import { Link } from '../link.js';
+import type { Link } from '../../../engine/client/api/link.js';
+import type { PlayModel } from '../../../engine/client/game-screen/model.js';
+import { subScreenOf } from '../../../engine/client/game-screen/model.js';
 import { MIC_SAMPLE_RATE, record, requireRecorder } from '../mic.js';
-import type { PlayModel } from '../model.js';
-import { subScreenOf } from '../model.js';
-import type { PlayContext, PlayIo } from '../run.js';
-import { applyLaunch, type Launch, launchOf } from '../session.js';
+import { type Game, type PlayContext, type PlayIo, startGame } from '../run.js';
+import { applyLaunch, type Launch, launchOf, openLink } from '../session.js';
 import { CONFIRM_CHOICES, GameScreen, MENU_CHOICES, MENU_CLOSED, type MenuState } from './game-screen.js';
 import { LaunchScreen, RESET_CHOICES } from './launch-screen.js';
 import { ErrorDialog } from './parts.js';
 
-type Game = { ctrl: GameController; audio: AudioOut };
 /** What stays open while the app runs, closed once it exits (by q, or by Ctrl+C, which Ink handles itself). */
 type Held = { link: Link | null; game: Game | null };
 
@@ -76,12 +73,10 @@ function App({ ctx, story, held }: { ctx: PlayContext; story: CatalogueStory; he
   const play = useCallback((action: LaunchAction) => task(async () => {
     if (!launch) return;
     const run = await applyLaunch(ctx.api, story.id, launch, action, language);
-    link.current ??= await Link.open(ctx.opts.url, ctx.api.token ?? '');
-    const ctrl = new GameController(ctx.api, link.current, run, story.name, { language: run.language === 'french' ? 'french' : 'english', liveTimers: true });
-    const audio = ctx.audioFor(ctrl, note, (queued) => ctrl.dispatch({ type: 'audio', queued }));
-    link.current.onAudio = (chunk) => audio.accept(chunk);
-    link.current.onStatus = (status) => ctrl.dispatch({ type: 'connection', status });
-    game.current = { ctrl, audio };
+    link.current ??= await openLink(ctx.opts.url, ctx.api.token ?? '');
+    const started = startGame(ctx, link.current, run, story.name, note, true);
+    const { ctrl } = started;
+    game.current = started;
     held.link = link.current;
     held.game = game.current;
     await ctrl.refreshView();
@@ -100,12 +95,12 @@ function App({ ctx, story, held }: { ctx: PlayContext; story: CatalogueStory; he
     if (!g) return;
     const rec = record(requireRecorder());
     stopRecording.current = rec.stop;
-    g.audio.skip();
-    g.audio.discarding = true;
+    // The voice loop skips what plays and discards what comes while the player speaks.
+    g.ctrl.dispatch({ type: 'recording_started' });
     setRecording(true);
     task(async () => {
       const r = await rec.done.finally(() => {
-        g.audio.discarding = false;
+        g.ctrl.dispatch({ type: 'recording_stopped' });
         stopRecording.current = null;
         setRecording(false);
       });

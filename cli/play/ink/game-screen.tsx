@@ -7,9 +7,9 @@ import { SUB_SCREEN_TEXT } from '../../../engine/client/sub-screen.js';
 import { remainingFraction } from '../../../engine/catalogue/display.js';
 import { beatRankLabel, runLabel } from '../../../engine/catalogue/launch.js';
 import { rankLetterOrDefault } from '../../../engine/catalogue/rank-letter.js';
-import { momentDateText, rankText, remainingText } from '../format.js';
-import { END_RUN_CONFIRM, MENU_TEXT } from '../menu.js';
-import { beatRank, indicatorOf, type PlayModel, subScreenOf } from '../model.js';
+import { momentDateText, rankText, remainingText } from '../../../engine/client/game-screen/text.js';
+import { END_RUN_CONFIRM, MENU_TEXT } from '../../../engine/client/game-screen/menu-text.js';
+import { beatRank, indicatorOf, type PlayModel, subScreenOf } from '../../../engine/client/game-screen/model.js';
 import {
   Bar, CharacterCard, Choices, Dialogue, ErrorDialog, GoldenTicket, hexColor, Indicator, ItemCard, Notifications, OpponentCard,
 } from './parts.js';

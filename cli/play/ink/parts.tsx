@@ -6,9 +6,9 @@ import { GOLDEN_TICKET_TEXT, type GoldenTicketPopup } from '../../../engine/clie
 import { displayNotification, type NotificationQueue } from '../../../engine/client/notification-queue.js';
 import type { OutputOpponent } from '../../../engine/schema/game-output.js';
 import type { AvailableItem } from '../../../engine/schema/views.js';
-import { ERROR_DIALOG } from '../menu.js';
-import type { DialogueLine, TeamCard } from '../model.js';
-import { speakerLabel } from '../format.js';
+import { ERROR_DIALOG } from '../../../engine/client/game-screen/menu-text.js';
+import type { DialogueLine, TeamCard } from '../../../engine/client/game-screen/model.js';
+import { speakerLabel } from '../../../engine/client/game-screen/text.js';
 
 /** 'rgba(255,190,84,1)' as '#ffbe54' for Ink; undefined when it does not parse (the terminal's colour is used). */
 export function hexColor(rgba: string | null | undefined): string | undefined {

@@ -107,7 +107,7 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
       };
       // Through the unwrapped driver, so the probe does not count its own query.
       const r = await query<{ n: string | number; avg: string | number | null; max: string | number | null }>(
-        'SELECT count(*) AS n, avg(length(state::text)) AS avg, max(length(state::text)) AS max FROM player_story_states',
+        'SELECT count(*) AS n, avg(length(state::text)) AS avg, max(length(state::text)) AS max FROM looptale_private.player_story_states',
       ).catch(() => null);
       const row = r?.rows[0];
       const state_json_bytes = row ? { rows: Number(row.n), avg: Math.round(Number(row.avg ?? 0)), max: Number(row.max ?? 0) } : null;

@@ -1,19 +1,17 @@
--- Local authentication in the shape of Supabase Auth (GoTrue): users, sessions, rotating refresh tokens, one-time email
--- tokens, external identities (Google), PKCE flow state, OAuth state; plus marketing.waitlist_redemptions.
+-- Local authentication (AUTH_PROVIDER=local) in the shape of Supabase Auth (GoTrue): users, sessions, rotating refresh
+-- tokens, one-time email tokens, external identities (Google), PKCE flow state, OAuth state; plus
+-- marketing.waitlist_redemptions.
+-- In a schema of its own, looptale_auth, never `auth`: on Supabase that schema belongs to Supabase Auth (its own users,
+-- sessions and refresh_tokens; `postgres` may not create anything there). The first version of this file created these
+-- tables in `auth`; 0003_schemas.sql moves a database made by that version here.
 -- Secrets are never stored in clear: refresh tokens, email links and codes are SHA-256 digests; passwords are scrypt.
 -- One DO block, i.e. one statement: the migration runner sends a file as a single query (see 0001_core.sql).
 DO $migration$
 BEGIN
 
--- Shared server settings (the generated JWT secret lives here). 0001_core.sql may already create it.
-CREATE TABLE IF NOT EXISTS server_settings (
-  key text PRIMARY KEY,
-  value text NOT NULL
-);
+CREATE SCHEMA IF NOT EXISTS looptale_auth;
 
-CREATE SCHEMA IF NOT EXISTS auth;
-
-CREATE TABLE IF NOT EXISTS auth.users (
+CREATE TABLE IF NOT EXISTS looptale_auth.users (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   -- Always stored lower-case; unique case-insensitively. NULL is allowed for accounts without an email.
   email text CHECK (email IS NULL OR email = lower(email)),
@@ -33,11 +31,11 @@ CREATE TABLE IF NOT EXISTS auth.users (
   last_sign_in_at timestamptz,
   banned_until timestamptz
 );
-CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON auth.users (lower(email)) WHERE email IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS users_email_key ON looptale_auth.users (lower(email)) WHERE email IS NOT NULL;
 
-CREATE TABLE IF NOT EXISTS auth.identities (
+CREATE TABLE IF NOT EXISTS looptale_auth.identities (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  user_id uuid NOT NULL REFERENCES auth.users (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL REFERENCES looptale_auth.users (id) ON DELETE CASCADE,
   provider text NOT NULL,
   -- The provider's subject ('sub' for Google; the user id for the email provider).
   provider_id text NOT NULL,
@@ -48,11 +46,11 @@ CREATE TABLE IF NOT EXISTS auth.identities (
   updated_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (provider, provider_id)
 );
-CREATE INDEX IF NOT EXISTS identities_user_id_idx ON auth.identities (user_id);
+CREATE INDEX IF NOT EXISTS identities_user_id_idx ON looptale_auth.identities (user_id);
 
-CREATE TABLE IF NOT EXISTS auth.sessions (
+CREATE TABLE IF NOT EXISTS looptale_auth.sessions (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  user_id uuid NOT NULL REFERENCES auth.users (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL REFERENCES looptale_auth.users (id) ON DELETE CASCADE,
   aal text NOT NULL DEFAULT 'aal1',
   -- [{ "method": "password" | "otp" | "oauth" | ..., "timestamp": <unix seconds> }]
   amr jsonb NOT NULL DEFAULT '[]'::jsonb,
@@ -66,28 +64,28 @@ CREATE TABLE IF NOT EXISTS auth.sessions (
   ended_at timestamptz,
   end_reason text
 );
-CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON auth.sessions (user_id) WHERE ended_at IS NULL;
-CREATE INDEX IF NOT EXISTS sessions_ended_at_idx ON auth.sessions (ended_at) WHERE ended_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON looptale_auth.sessions (user_id) WHERE ended_at IS NULL;
+CREATE INDEX IF NOT EXISTS sessions_ended_at_idx ON looptale_auth.sessions (ended_at) WHERE ended_at IS NOT NULL;
 
 -- Opaque refresh tokens, hashed. Each use revokes the token and issues a child; presenting a revoked token again
 -- (reuse) ends the whole session.
-CREATE TABLE IF NOT EXISTS auth.refresh_tokens (
+CREATE TABLE IF NOT EXISTS looptale_auth.refresh_tokens (
   id bigserial PRIMARY KEY,
   token_hash text NOT NULL UNIQUE,
-  session_id uuid NOT NULL REFERENCES auth.sessions (id) ON DELETE CASCADE,
-  user_id uuid NOT NULL REFERENCES auth.users (id) ON DELETE CASCADE,
-  parent_id bigint REFERENCES auth.refresh_tokens (id) ON DELETE SET NULL,
+  session_id uuid NOT NULL REFERENCES looptale_auth.sessions (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL REFERENCES looptale_auth.users (id) ON DELETE CASCADE,
+  parent_id bigint REFERENCES looptale_auth.refresh_tokens (id) ON DELETE SET NULL,
   revoked boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX IF NOT EXISTS refresh_tokens_session_id_idx ON auth.refresh_tokens (session_id);
+CREATE INDEX IF NOT EXISTS refresh_tokens_session_id_idx ON looptale_auth.refresh_tokens (session_id);
 
 -- Email links and codes (magic link, recovery, signup confirmation, invite, email change). One live token per user and
 -- type; single use; expiring; a code guessed wrong too often is burnt.
-CREATE TABLE IF NOT EXISTS auth.one_time_tokens (
+CREATE TABLE IF NOT EXISTS looptale_auth.one_time_tokens (
   id bigserial PRIMARY KEY,
-  user_id uuid NOT NULL REFERENCES auth.users (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL REFERENCES looptale_auth.users (id) ON DELETE CASCADE,
   token_type text NOT NULL CHECK (token_type IN ('signup', 'invite', 'magiclink', 'recovery', 'email_change')),
   -- SHA-256 of the secret in the email link (also what clients pass as token_hash).
   link_hash text NOT NULL UNIQUE,
@@ -103,12 +101,12 @@ CREATE TABLE IF NOT EXISTS auth.one_time_tokens (
   expires_at timestamptz NOT NULL,
   UNIQUE (user_id, token_type)
 );
-CREATE INDEX IF NOT EXISTS one_time_tokens_relates_to_idx ON auth.one_time_tokens (relates_to);
+CREATE INDEX IF NOT EXISTS one_time_tokens_relates_to_idx ON looptale_auth.one_time_tokens (relates_to);
 
 -- PKCE: an auth code handed to the client's redirect, exchanged once with the code verifier.
-CREATE TABLE IF NOT EXISTS auth.flow_state (
+CREATE TABLE IF NOT EXISTS looptale_auth.flow_state (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  user_id uuid NOT NULL REFERENCES auth.users (id) ON DELETE CASCADE,
+  user_id uuid NOT NULL REFERENCES looptale_auth.users (id) ON DELETE CASCADE,
   auth_code_hash text NOT NULL UNIQUE,
   code_challenge text NOT NULL,
   code_challenge_method text NOT NULL CHECK (code_challenge_method IN ('s256', 'plain')),
@@ -118,7 +116,7 @@ CREATE TABLE IF NOT EXISTS auth.flow_state (
 );
 
 -- OAuth (Google) round trips in flight: keyed by the hash of the state parameter, single use, short-lived.
-CREATE TABLE IF NOT EXISTS auth.oauth_states (
+CREATE TABLE IF NOT EXISTS looptale_auth.oauth_states (
   state_hash text PRIMARY KEY,
   provider text NOT NULL,
   -- Our PKCE verifier towards the provider and the id_token nonce (needed in clear for the code exchange).

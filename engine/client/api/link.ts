@@ -1,42 +1,49 @@
-// The realtime link of `looptale play`: a GameSocket run by the engine's connection machine (engine/client/
-// connection.ts): when the socket drops it retries every 5 s up to 50 times and replays the unanswered input with
-// its input_id (the server answers a replay once). This file only carries out the machine's effects.
+// The realtime link of a game screen: GameSockets run by the connection machine (../connection.ts). When the socket
+// drops it retries every 5 s, up to 50 times, and replays the unanswered input with its input_id (the server answers
+// a replay once, and applies it once). This file only carries out the machine's effects; the CLI and the web app
+// both play through it, with their own socket factory and clock.
+import type { Clock } from '../clock.js';
+import { TimerHost } from '../clock.js';
 import {
   type Connection, type ConnectionEffect, type ConnectionEvent, type ConnectionStatus, CONNECTION_TEXT, initialConnection,
   PENDING_TIMEOUT_MS, PENDING_TIMER, transitionConnection,
-} from '../../engine/client/connection.js';
-import type { UserInput } from '../../engine/protocol/user-input.js';
-import { type AudioChunk, GameSocket, type TurnResult } from '../lib/game-client.js';
-import { CliError } from '../lib/story-file.js';
+} from '../connection.js';
+import type { UserInput } from '../../protocol/user-input.js';
+import { type AudioChunk, failedTurn, type GameSocket, type TurnResult } from './socket.js';
 
 export type Outgoing = { readonly input: UserInput; readonly audio?: Uint8Array };
 
 type Waiter = { inputId: string; resolve: (r: TurnResult) => void };
 
-function failed(inputId: string, error: string): TurnResult {
-  return { input_id: inputId, outputs: [], forging: [], modifiers: [], error, firstOutputMs: -1, lastOutputMs: -1 };
-}
-
 export class Link {
   #state: Connection<Outgoing> = initialConnection();
   #socket: GameSocket | null = null;
-  #timers = new Map<string, NodeJS.Timeout>();
+  readonly #timers: TimerHost;
   #waiter: Waiter | null = null;
   onStatus: ((status: ConnectionStatus) => void) | null = null;
   onAudio: ((chunk: AudioChunk) => void) | null = null;
+  /** A GAME_OUTPUT that answers no turn in flight (a replay's late answer): the screen applies it once, or ignores it. */
+  onUnsolicited: ((kind: string, payload: unknown) => void) | null = null;
 
-  private constructor(readonly url: string, readonly token: string) {}
+  private constructor(readonly connect: () => Promise<GameSocket>, clock: Clock) {
+    this.#timers = new TimerHost(clock, (key) => this.#timerFired(key));
+  }
 
   /** Opens the first connection; failing to open it is an error (no retry before anything was played). */
-  static async open(url: string, token: string): Promise<Link> {
-    const link = new Link(url, token);
-    let socket: GameSocket;
-    try {
-      socket = await GameSocket.connect(url, token);
-    } catch (e) {
-      throw new CliError(`Cannot open the game connection: ${(e as Error).message}`, 1);
-    }
+  static async open(connect: () => Promise<GameSocket>, clock: Clock): Promise<Link> {
+    const link = new Link(connect, clock);
+    const socket = await connect();
     link.#dispatch({ type: 'connect', hasSession: true }, socket);
+    return link;
+  }
+
+  /**
+   * A link that opens in the background: status 'connecting' (shown as 'Reconnecting...') until the first socket is
+   * up, then retries like any dropped connection. What the browser uses, so a slow start never blanks the screen.
+   */
+  static start(connect: () => Promise<GameSocket>, clock: Clock): Link {
+    const link = new Link(connect, clock);
+    link.#dispatch({ type: 'connect', hasSession: true });
     return link;
   }
 
@@ -44,18 +51,35 @@ export class Link {
     return this.#state.status;
   }
 
+  /** Whether an input is waiting for its answer (sent, or held until the connection is back). */
+  get pending(): boolean {
+    return this.#state.pending !== null;
+  }
+
   /** Sends one input and resolves with its answer (after any reconnects), or with an error. */
   send(input: UserInput, audio?: Uint8Array): Promise<TurnResult> {
-    if (this.#state.status === 'lost' || this.#state.status === 'closed') return Promise.resolve(failed(input.input_id, CONNECTION_TEXT.lost));
+    if (this.#state.status === 'lost' || this.#state.status === 'closed') return Promise.resolve(failedTurn(input.input_id, CONNECTION_TEXT.lost));
     return new Promise((resolve) => {
       this.#waiter = { inputId: input.input_id, resolve };
       this.#dispatch({ type: 'send', inputId: input.input_id, message: { input, ...(audio ? { audio } : {}) } });
     });
   }
 
+  /** After 'Connection lost': try again from the start (50 more attempts). */
+  retry(): void {
+    if (this.#state.status === 'lost') this.#dispatch({ type: 'connect', hasSession: true });
+  }
+
+  /** Drops the socket as a network failure would (tests and the "kill the socket mid-turn" drill). */
+  dropSocket(): void {
+    const s = this.#socket;
+    if (s) void s.close(4000);
+  }
+
   close(): Promise<void> {
     const socket = this.#socket;
     this.#dispatch({ type: 'disconnect' });
+    this.#timers.clear();
     return socket ? socket.close() : Promise.resolve();
   }
 
@@ -74,16 +98,22 @@ export class Link {
     const w = this.#waiter;
     if (!w) return;
     this.#waiter = null;
-    w.resolve(result ?? failed(w.inputId, error));
+    w.resolve(result ?? failedTurn(w.inputId, error));
+  }
+
+  #timerFired(key: string): void {
+    const waiting = this.#waiter;
+    this.#dispatch({ type: 'timer', key });
+    if (key === PENDING_TIMER && waiting && this.#state.pending === null) {
+      this.#settle(`No answer from the server within ${PENDING_TIMEOUT_MS / 1000} s.`);
+    }
   }
 
   #run(effect: ConnectionEffect<Outgoing>, opened?: GameSocket): void {
     switch (effect.type) {
       case 'open_socket':
         if (opened) this.#adopt(opened);
-        else {
-          GameSocket.connect(this.url, this.token).then((s) => this.#adopt(s), () => this.#dispatch({ type: 'closed' }));
-        }
+        else this.connect().then((s) => this.#adopt(s), () => this.#dispatch({ type: 'closed' }));
         return;
       case 'close_socket': {
         const s = this.#socket;
@@ -94,33 +124,26 @@ export class Link {
       case 'send':
         this.#transmit(effect.message);
         return;
-      case 'start_timer': {
-        clearTimeout(this.#timers.get(effect.key));
-        this.#timers.set(effect.key, setTimeout(() => {
-          this.#timers.delete(effect.key);
-          const waiting = this.#waiter;
-          this.#dispatch({ type: 'timer', key: effect.key });
-          if (effect.key === PENDING_TIMER && waiting && this.#state.pending === null) {
-            this.#settle(`No answer from the server within ${PENDING_TIMEOUT_MS / 1000} s.`);
-          }
-        }, effect.ms));
-        return;
-      }
+      case 'start_timer':
       case 'cancel_timer':
-        clearTimeout(this.#timers.get(effect.key));
-        this.#timers.delete(effect.key);
+        this.#timers.run([effect]);
     }
   }
 
   #adopt(socket: GameSocket): void {
+    if (this.#state.status === 'closed' || this.#state.status === 'lost') {
+      void socket.close(); // the link was closed while this socket was opening
+      return;
+    }
     this.#socket = socket;
     socket.onAudio = (chunk) => this.onAudio?.(chunk);
-    socket.raw.once('close', () => {
+    socket.onUnsolicited = (kind, payload) => this.onUnsolicited?.(kind, payload);
+    socket.onClose = () => {
       if (this.#socket === socket) {
         this.#socket = null;
         this.#dispatch({ type: 'closed' });
       }
-    });
+    };
     this.#dispatch({ type: 'opened' });
   }
 

@@ -1,10 +1,10 @@
-// Texts `looptale play` shows, shared by the plain printer and the Ink screens: no I/O, no ANSI codes.
-import { remainingInteractions } from '../../engine/catalogue/display.js';
-import { rankToLetter } from '../../engine/catalogue/rank-letter.js';
-import type { Language } from '../../engine/schema/enums.js';
-import type { BattleAction } from '../../engine/schema/player.js';
-import type { GameOutput, OutputOpponent } from '../../engine/schema/game-output.js';
-import type { AvailableItem, GameView } from '../../engine/schema/views.js';
+// Texts of the game screen, shared by the CLI (plain printer, Ink) and the web app: no I/O, no ANSI codes.
+import { remainingInteractions } from '../../catalogue/display.js';
+import { rankToLetter } from '../../catalogue/rank-letter.js';
+import type { Language } from '../../schema/enums.js';
+import type { BattleAction } from '../../schema/player.js';
+import type { GameOutput, OutputOpponent } from '../../schema/game-output.js';
+import type { AvailableItem, GameView } from '../../schema/views.js';
 import type { TeamCard } from './model.js';
 
 const LOCALES: Record<Language, string> = { english: 'en-GB', french: 'fr-FR', spanish: 'es-ES' };

@@ -1,0 +1,34 @@
+// ERROR_MESSAGE carries text (game spec §7); the turn failures a client acts on also have a protocol code, so no
+// client compares sentences. The server builds these messages from this table and clients read the code back with
+// `turnErrorCode`: "not caught" is `stt/not_caught` (the player is asked again, and the miss never counts).
+
+export const TURN_ERRORS = {
+  /** The recogniser heard no answer it could trust: nothing was played, the interaction is not counted. */
+  'stt/not_caught': "Sorry, I didn't catch that.",
+  'run/finished': 'This run is over. Start a new run to play again.',
+  'turn/no_input': 'Say something: send a transcription or audio.',
+  'turn/duplicate_input': 'This input was already processed.',
+  'turn/input_reused': 'This input_id was already used for another run.',
+  'store/busy': 'The game is busy: please try again.',
+  'internal': 'Unexpected error occurred',
+} as const;
+
+export type TurnErrorCode = keyof typeof TURN_ERRORS;
+
+export const NOT_CAUGHT_CODE = 'stt/not_caught' satisfies TurnErrorCode;
+export const NOT_CAUGHT_TEXT = TURN_ERRORS[NOT_CAUGHT_CODE];
+
+const BY_TEXT = new Map<string, TurnErrorCode>(Object.entries(TURN_ERRORS).map(([code, text]) => [text, code as TurnErrorCode]));
+
+/** The code of an ERROR_MESSAGE text (or a client-side failure), null when it is not one of the table's. */
+export function turnErrorCode(message: string | null | undefined): TurnErrorCode | null {
+  if (!message) return null;
+  return BY_TEXT.get(message.trim()) ?? null;
+}
+
+/** True for a turn the recogniser did not catch. */
+export function isNotCaught(error: { errorCode?: string | null; error?: string | null } | string | null | undefined): boolean {
+  if (error === null || error === undefined) return false;
+  if (typeof error === 'string') return turnErrorCode(error) === NOT_CAUGHT_CODE;
+  return (error.errorCode ?? turnErrorCode(error.error)) === NOT_CAUGHT_CODE;
+}

@@ -1,0 +1,256 @@
+// The turn pipeline: one USER_INPUT from a decoded frame to the frames sent, one way, each stage once:
+//   replay check -> read state -> speech to text -> brain        (outside the commit, never repeated)
+//   -> step -> commit                                            (the only part retried, on a version conflict)
+//   -> GAME_OUTPUT frames -> speech (AUDIO_ANSWER) -> timings     (metrics, the turn's log line, its transcript line)
+// The transport only decodes frames, hands them here with a sink, and encodes what comes back. A replayed input_id
+// gets its first answer again and changes nothing; one turn at a time per player story; the turn is persisted before
+// anything is sent. A spoken turn's transcript line is written once, when its speech timings are known.
+import { performance } from 'node:perf_hooks';
+import type { Decision } from '../../engine/brain/decision.js';
+import type { ServerFrame } from '../../engine/protocol/frames.js';
+import { turnErrorCode } from '../../engine/protocol/turn-errors.js';
+import type { UserInput } from '../../engine/protocol/user-input.js';
+import type { TurnEvent } from '../../engine/run/events.js';
+import type { StepSuccess } from '../../engine/run/step.js';
+import { currentMoment, type GameState } from '../../engine/run/state.js';
+import { LOOP_STATUS, type PlayLanguage } from '../../engine/schema/enums.js';
+import type { GameOutput } from '../../engine/schema/game-output.js';
+import { canonicalJson, type TranscriptEvent } from '../../engine/sim/transcript.js';
+import type { Story } from '../../engine/story/format.js';
+import type { Logger } from '../log.js';
+import { speakLines, type SpeakEffect } from '../voice/speak.js';
+import type { Synthesizer } from '../voice/synthesizer.js';
+import type { AudioInput, Transcriber } from '../voice/transcriber.js';
+import type { Brain } from './brain.js';
+import { GameError, stepAndCommit, type Loaded } from './commit-step.js';
+import type { GameStorePort } from './ports.js';
+import type { GameService } from './service.js';
+import type { TranscriptSlot } from './transcript-tail.js';
+import { msSince, stageRecord, type TurnStages } from './turn-stages.js';
+import { momentSpeech } from './vocabulary.js';
+
+/** A decoded USER_INPUT, as the transport hands it over. */
+export type TurnRequest = {
+  userId: string;
+  input: UserInput;
+  audio: AudioInput | null;
+  /** performance.now() when the frame arrived: the origin of to_game_output, to_first_audio and total. */
+  receivedAt: number;
+  decodeMs: number;
+};
+
+/** Sends one frame to the player's socket; false when the socket is gone (the pipeline then stops sending). */
+export type FrameSink = (frame: ServerFrame) => boolean;
+
+export type TurnOutcome =
+  | { kind: 'played'; stages: TurnStages }
+  | { kind: 'replayed' }
+  | { kind: 'failed'; code: string };
+
+export type TurnPipelineDeps = {
+  game: GameService;
+  store: GameStorePort;
+  brain: Brain;
+  transcriber: Transcriber;
+  synthesizer: Synthesizer | null;
+  log: Logger;
+  /** Per-turn stage timings for GET /metrics. */
+  metrics?: { observe(stages: Readonly<Record<string, number>>): void; errors: number };
+};
+
+/** A spoken turn's figures are recorded when its first audio is out, or after this long without it. */
+const TIMINGS_WAIT_MS = 10_000;
+
+/** What a committed turn still has to do once the run's lock is released. */
+type After = {
+  result: StepSuccess;
+  speak: SpeakEffect[];
+  decided: { brain: string; fallback?: string };
+  line: TranscriptEvent;
+  slot: TranscriptSlot | null;
+};
+
+/** The state read for a turn shows this input already committed (by another process): answer it as a replay. */
+class AlreadyProcessed extends Error {}
+
+/** What the brain looked at: when a conflict changes it, the decision is made again (speech is never heard twice). */
+function decisionBasis(s: GameState): string {
+  return canonicalJson([s.rng, s.run, currentMoment(s) ?? null, s.characters, s.items, s.character_items, s.opponents, s.line_memory]);
+}
+
+function languageOf(s: GameState): PlayLanguage {
+  return s.run?.language === 'french' ? 'french' : 'english';
+}
+
+export class TurnPipeline {
+  constructor(readonly deps: TurnPipelineDeps) {}
+
+  /** Plays one turn and sends its frames; never throws (failures are sent as ERROR_MESSAGE). */
+  async run(req: TurnRequest, send: FrameSink): Promise<TurnOutcome> {
+    try {
+      return await this.#run(req, send);
+    } catch (err) {
+      if (this.deps.metrics) this.deps.metrics.errors++;
+      if (err instanceof GameError) {
+        send({ type: 'ERROR_MESSAGE', message: err.message });
+        return { kind: 'failed', code: err.code };
+      }
+      this.deps.log.error({ err, user: req.userId }, 'turn failed');
+      send({ type: 'ERROR_MESSAGE', message: 'Unexpected error occurred' });
+      return { kind: 'failed', code: 'internal' };
+    }
+  }
+
+  async #replay(userId: string, input: UserInput): Promise<GameOutput[] | null> {
+    const done = await this.deps.store.findProcessed(userId, input.input_id);
+    if (!done) return null;
+    return this.#sameRun(input, done);
+  }
+
+  #sameRun(input: UserInput, outputs: GameOutput[]): GameOutput[] {
+    if (outputs.some((o) => o.player_story_id !== input.player_story_id)) throw new GameError('turn/input_reused', 'This input_id was already used for another run.');
+    return outputs;
+  }
+
+  #sendReplay(outputs: readonly GameOutput[], send: FrameSink): TurnOutcome {
+    for (const output of outputs) send({ type: 'GAME_OUTPUT', output });
+    return { kind: 'replayed' };
+  }
+
+  async #run(req: TurnRequest, send: FrameSink): Promise<TurnOutcome> {
+    const { game, store } = this.deps;
+    const { userId, input } = req;
+    const t0 = performance.now();
+    const stages: TurnStages = { decode: req.decodeMs };
+    const owner = await game.owned(userId, input.player_story_id);
+    const played = await game.mutex.run(input.player_story_id, async (): Promise<{ outcome: TurnOutcome; after?: After }> => {
+      // A replay is found inside the per-run lock (one query per turn): a duplicate in flight waits there too.
+      const again = await this.#replay(userId, input);
+      if (again) return { outcome: this.#sendReplay(again, send) };
+
+      // 1. Read the state and decide, outside the commit.
+      const story = await game.story(owner.blueprint_story_id);
+      const got = await store.loadState(userId, story.id, { refresh: false });
+      const first: Loaded = got ?? { state: game.freshState(userId, story.id), version: null };
+      this.#check(first.state, input);
+      const transcription = await this.#hear(req, story, first.state, stages);
+      const decide = async (state: GameState): Promise<{ decision: Decision; brain: string; fallback?: string }> => {
+        const tb = performance.now();
+        const d = await this.deps.brain.decide({ story, state, transcription, is_starting_dialogue: input.is_starting_dialogue, input_id: input.input_id });
+        stages.brain = Math.round(((stages.brain ?? 0) + (performance.now() - tb)) * 10) / 10;
+        return d;
+      };
+      let decided = await decide(first.state);
+      const basis = { state: first.state, key: null as string | null };
+
+      // 2. Step and commit, retrying only these. A spoken turn's transcript line waits for its speech timings, and
+      // a line that would overtake one still waiting takes its place after it.
+      const synth = this.deps.synthesizer;
+      const event = async (state: GameState, attempt: number): Promise<TurnEvent> => {
+        if (attempt > 1) {
+          this.#check(state, input);
+          basis.key ??= decisionBasis(basis.state);
+          if (decisionBasis(state) !== basis.key) {
+            decided = await decide(state);
+            basis.state = state;
+            basis.key = null;
+          }
+        }
+        return {
+          type: 'turn', input_id: input.input_id, is_starting_dialogue: input.is_starting_dialogue, transcription, decision: decided.decision,
+          ...(input.selected_character_ids ? { selected_character_ids: input.selected_character_ids } : {}),
+        };
+      };
+      let committed;
+      try {
+        committed = await stepAndCommit({
+          store, userId, story, first, refresh: false, now: game.now, fresh: () => game.freshState(userId, story.id), event,
+          input: { input_id: input.input_id, player_story_id: input.player_story_id },
+          line: (r) => ((synth && r.effects.some((e) => e.type === 'speak')) || game.lines.pending(input.player_story_id) ? 'later' : { stages: stageRecord(stages) }),
+        });
+      } catch (e) {
+        if (!(e instanceof AlreadyProcessed)) throw e;
+        const outputs = await this.#replay(userId, input);
+        if (!outputs) throw new GameError('turn/duplicate_input', 'This input was already processed.');
+        return { outcome: this.#sendReplay(outputs, send) };
+      }
+      const { result, duplicate } = committed;
+      stages.step = Math.round(committed.stepMs * 100) / 100;
+      stages.commit = Math.round(committed.commitMs * 10) / 10;
+      if (committed.attempts > 1) stages.attempts = committed.attempts;
+      stages.total_server = msSince(t0);
+      if (duplicate) return { outcome: this.#sendReplay(this.#sameRun(input, duplicate), send) };
+      const slot = committed.later ? game.lines.reserve(input.player_story_id) : null;
+
+      // 3. Frames.
+      for (const output of result.outputs) send({ type: 'GAME_OUTPUT', output });
+      const speak: SpeakEffect[] = [];
+      for (const e of result.effects) {
+        if (e.type === 'send_equipment_forging') send({ type: 'EQUIPMENT_FORGING', payload: e.payload });
+        else if (e.type === 'send_card_modifiers') send({ type: 'CARD_MODIFIER_NOTIFICATION', payload: e.payload });
+        else if (e.type === 'speak') speak.push(e);
+      }
+      stages.to_game_output = msSince(req.receivedAt);
+      return { outcome: { kind: 'played', stages }, after: { result, speak, decided, line: committed.line, slot } };
+    });
+    if (!played.after) return played.outcome;
+
+    // 4. Speech (after the run's lock: the player's next turn does not wait for this one's voice), then 5. timings,
+    // once the first audio is out (or none came, or it is late).
+    const { result, speak, decided, line, slot } = played.after;
+    const timings = (): void => {
+      if (stages.to_first_audio !== undefined) stages.tts_first_byte = Math.round((stages.to_first_audio - (stages.to_game_output ?? 0)) * 10) / 10;
+      stages.total = stages.to_first_audio ?? stages.to_game_output;
+      const record = stageRecord(stages);
+      this.deps.metrics?.observe(record);
+      this.deps.log.info({
+        user: userId, player_story_id: input.player_story_id, input_id: input.input_id, brain: decided.brain, fallback: decided.fallback,
+        moment: result.outputs[0]?.blueprint_moment_id, complete: result.outputs.at(-1)?.complete_the_moment, stages: record,
+      }, 'turn');
+      slot?.fill([{ ...line, stages: record }]);
+    };
+    const synth = this.deps.synthesizer;
+    if (!synth || speak.length === 0) {
+      timings();
+      await slot?.written;
+      return played.outcome;
+    }
+    let firstOut!: () => void;
+    const firstAudio = new Promise<void>((r) => (firstOut = r));
+    const speaking = speakLines(synth, speak, send, this.deps.log, (firstChunkMs) => {
+      stages.to_first_audio = msSince(req.receivedAt);
+      stages.tts_first_chunk = firstChunkMs;
+      firstOut();
+    }).then((s) => {
+      if (s.firstChunkMs === null) stages.tts_first_chunk = -1;
+    });
+    let late: NodeJS.Timeout | undefined;
+    await Promise.race([firstAudio, speaking, new Promise<void>((r) => (late = setTimeout(r, TIMINGS_WAIT_MS)))]);
+    clearTimeout(late);
+    timings();
+    await Promise.all([speaking, slot?.written]);
+    return played.outcome;
+  }
+
+  /** Refuses a turn the state cannot take: the input already committed elsewhere, or the run not current. */
+  #check(state: GameState, input: UserInput): void {
+    if (state.processed_inputs.includes(input.input_id)) throw new AlreadyProcessed();
+    const run = state.run;
+    if (!run || run.id !== input.player_story_id || run.loop_status !== LOOP_STATUS.ongoing) {
+      throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
+    }
+  }
+
+  /** The player's words: typed, or recognised from the audio with the moment's grammar. */
+  async #hear(req: TurnRequest, story: Story, state: GameState, stages: TurnStages): Promise<string> {
+    const { input, audio } = req;
+    if (input.transcription !== undefined || input.is_starting_dialogue) return input.transcription ?? '';
+    if (!audio) throw new GameError('turn/no_input', 'Say something: send a transcription or audio.');
+    const language = languageOf(state);
+    const ts = performance.now();
+    const heard = await this.deps.transcriber.transcribe({ audio, language, ...momentSpeech(story, state, language) });
+    stages.stt = msSince(ts);
+    if (!heard.ok) throw new GameError(turnErrorCode(heard.message) ?? 'stt/failed', heard.message);
+    return heard.text;
+  }
+}

@@ -1,0 +1,14 @@
+// engine/ builds for the browser as it is: every source module bundled with esbuild for platform browser, no Node
+// shims, nothing external, and no Node global in the result.
+import { describe, expect, it } from 'vitest';
+import { buildEngineForBrowser } from '../scripts/build-engine-browser.js';
+
+describe('engine/ in the browser', () => {
+  it('bundles every engine module for the browser with no Node shims', async () => {
+    const r = await buildEngineForBrowser();
+    expect(r.errors).toEqual([]);
+    expect(r.nodeGlobals).toEqual([]);
+    expect(r.modules).toBeGreaterThan(80);
+    expect(r.bytes).toBeGreaterThan(50_000);
+  });
+});
