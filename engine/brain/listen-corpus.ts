@@ -45,7 +45,16 @@ export type ListenCorpus = {
 };
 
 /** The language-model corpus of the current stage. `samples` caps the sentences drawn from one large pattern. */
-export function listenCorpus(story: Story, state: GameState, language: PlayLanguage, opts: { samples?: number; decoys?: readonly string[] } = {}): ListenCorpus {
+export type CorpusWeights = {
+  /** Copies of each story sentence (say), of each generated sentence, of each carrier sentence, of everyday speech. */
+  authored?: number;
+  generated?: number;
+  carried?: number;
+  everyday?: number;
+};
+
+export function listenCorpus(story: Story, state: GameState, language: PlayLanguage, opts: { samples?: number; decoys?: readonly string[]; weights?: CorpusWeights } = {}): ListenCorpus {
+  const w = { authored: 4, generated: 1, carried: 1, everyday: 1, ...opts.weights };
   const lang = LANG_CODE[language];
   const sentences: string[] = [];
   const deciding: string[] = [];
@@ -54,10 +63,13 @@ export function listenCorpus(story: Story, state: GameState, language: PlayLangu
     const said = sampleSentences(p, samples);
     deciding.push(...said);
     // The story's own sentences weigh most; every other one once.
-    for (let k = 0; k < (p.authored ? 4 : 1); k++) sentences.push(...said);
-    for (const s of said.slice(0, 6)) for (const c of CARRIERS[lang]) sentences.push(c.replace('{p}', s));
+    for (let k = 0; k < (p.authored ? w.authored : w.generated); k++) sentences.push(...said);
+    for (let k = 0; k < w.carried; k++) for (const s of said.slice(0, 6)) for (const c of CARRIERS[lang]) sentences.push(c.replace('{p}', s));
   }
   // Everyday speech and the story's decoys, where they decide nothing ("turn it off" is an order at a crank).
-  for (const e of [...EVERYDAY[lang], ...(opts.decoys ?? [])]) if (!decides(decideTyped(story, state, e))) sentences.push(e);
+  for (const e of [...EVERYDAY[lang], ...(opts.decoys ?? [])]) {
+    if (decides(decideTyped(story, state, e))) continue;
+    for (let k = 0; k < w.everyday; k++) sentences.push(e);
+  }
   return { sentences, deciding };
 }

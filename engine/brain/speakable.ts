@@ -234,7 +234,7 @@ function candidates(story: Story, state: GameState, language: PlayLanguage): Spe
   return out;
 }
 
-/** Every way to say a pattern, or the first `limit` of them (optional parts left out first). */
+/** Every way to say a pattern, or the first `limit` of them. */
 export function expand(p: SpeechPattern, limit = 1000): string[] {
   let acc: string[][] = [[]];
   for (const part of p.parts) {

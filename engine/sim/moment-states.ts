@@ -69,9 +69,9 @@ export function statesByStage(story: Story, opts: { language?: PlayLanguage; run
       const k = stageKey(story, s);
       if (!stages.has(k)) stages.set(k, s);
     }
-    const defence = states.find((s) => stageKey(story, s).startsWith('defend:'));
-    const pmD = defence ? currentMoment(defence) : undefined;
-    if (defence && pmD?.pending_strike) {
+    for (const defence of states.filter((s) => stageKey(story, s).startsWith('defend:'))) {
+      const pmD = currentMoment(defence);
+      if (!pmD?.pending_strike) continue;
       for (const c of defence.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0)) {
         const k = `defend:${c.name}`;
         if (stages.has(k)) continue;

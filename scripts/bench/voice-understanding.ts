@@ -93,6 +93,11 @@ function report(judged: readonly Judged[]): Record<string, unknown> {
   };
   const kindOf = (k: Kind): string => (k === 'sound' || k === 'non_answer' || k === 'human_non_answer' ? 'non_answers' : k === 'sentence' || k === 'human_answer' ? 'sentences' : 'paraphrases');
   for (const j of judged) {
+    // A non-answer the brain reads as an answer when typed is ambiguous here: counted apart, not in the goal.
+    if (j.typed_decides) {
+      bump('all|ambiguous_non_answers', j);
+      continue;
+    }
     const k = kindOf(j.kind);
     bump(`all|${k}`, j);
     bump(`${j.story}|${k}`, j);
@@ -104,7 +109,7 @@ function report(judged: readonly Judged[]): Record<string, unknown> {
   const out: Record<string, Record<string, unknown>> = { all: {}, by_story: {}, by_voice: {} };
   for (const [key, c] of groups) {
     const [a = '', b = '', v] = key.split('|');
-    if (a === 'all') (out.all as Record<string, unknown>)[b] = b === 'sound' || b === 'human_non_answer' ? rejectFigures(c) : fig(b, c);
+    if (a === 'all') (out.all as Record<string, unknown>)[b] = b === 'sound' || b === 'human_non_answer' || b === 'ambiguous_non_answers' ? rejectFigures(c) : fig(b, c);
     else if (a === 'voice') {
       const byVoice = out.by_voice as Record<string, Record<string, unknown>>;
       (byVoice[v ?? ''] ??= {})[b] = fig(b, c);

@@ -6,13 +6,13 @@
 //   3. Verification (verify.ts): the same audio is decoded with a free phone loop; the words the decision rests on
 //      (those whose removal changes it) must fit the audio nearly as well as the loop does, more strictly when the
 //      decision would end the run. A word the model put there for want of better fails.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
-import { listenCorpus } from '../../engine/brain/listen-corpus.js';
-import { decides, decideTyped, decisionKey } from '../../engine/brain/speakable.js';
+import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
+import { decides, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -20,7 +20,8 @@ import { storyDecoys } from '../game/vocabulary.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_MAX_SECONDS, decodeSpeech, STT_RATE } from './audio.js';
 import { DecodeLimiter, decodeOnce, type DecodeFiles } from './decode.js';
-import { buildDictionary, cleanHypothesis, phraseWords } from './grammar.js';
+import { buildDictionary, buildGrammar, cleanHypothesis, phraseWords, type Grammar } from './grammar.js';
+import type { BtUtterance } from './backtrace.js';
 import { buildArpa } from './lm.js';
 import { DEFAULT_MODEL_DIR, NOT_CAUGHT } from './pocketsphinx.js';
 import { espeakSpeller, loadLexicon, type Speller } from './pronounce.js';
@@ -31,8 +32,21 @@ import { phoneLoopFiles, verify, type Verification } from './verify.js';
 export type MissReason = 'silence' | 'not_heard' | 'unsure' | 'no_decision' | 'unavailable' | 'bad_audio';
 
 export type Understood =
-  | { ok: true; text: string; recogniser: string; verification: Verification | null; key_words: string[]; margin: number | null }
-  | { ok: false; reason: MissReason; message: string; heard: string | null; verification: Verification | null; key_words: string[]; margin: number | null };
+  | ({ ok: true; text: string; recogniser: string } & Evidence)
+  | ({ ok: false; reason: MissReason; message: string; heard: string | null } & Evidence);
+
+/** What the answer rests on (for logs, tuning and the bench). */
+export type Evidence = {
+  verification: Verification | null;
+  key_words: string[];
+  /** The least margin of the key words over the phone loop, per frame. */
+  margin: number | null;
+  /** The exact grammar and the language model heard the same decision. */
+  agree?: boolean;
+  /** The other decoder's margin. */
+  other?: number | null;
+  source?: 'grammar' | 'lm';
+};
 
 export type UnderstandRequest = { story: Story; state: GameState; language: PlayLanguage; audio: AudioInput };
 
@@ -44,10 +58,14 @@ export type Thresholds = {
   /** Least margin over the whole utterance. */
   utterance: number;
   utterance_run_ending: number;
+  /** Both decoders heard the same decision: the key-word margin needed is lowered by this much. */
+  agree_bonus: number;
+  /** Both heard a decision, different ones: a miss unless their margins differ by this much. */
+  disagree_gap: number;
 };
 
 /** Tuned on the tuning set of `npm run bench -- voice-understanding` (see server/voice/README.md). */
-export const DEFAULT_THRESHOLDS: Thresholds = { key_word: -Infinity, key_word_run_ending: -Infinity, utterance: -Infinity, utterance_run_ending: -Infinity };
+export const DEFAULT_THRESHOLDS: Thresholds = { key_word: -Infinity, key_word_run_ending: -Infinity, utterance: -Infinity, utterance_run_ending: -Infinity, agree_bonus: 0, disagree_gap: 0 };
 
 export type UnderstandingOptions = {
   modelDir?: string;
@@ -61,6 +79,10 @@ export type UnderstandingOptions = {
   decoderArgs?: string[];
   /** Sentences drawn from one large pattern into the model. */
   samples?: number;
+  /** How much each kind of sentence weighs in the model (copies). */
+  weights?: CorpusWeights;
+  /** Which decoders run: both (default), or only the exact grammar, or only the language model (for comparisons). */
+  decoders?: 'grammar' | 'lm';
   log?: Logger;
 };
 
@@ -70,6 +92,8 @@ const MAX_MODELS = 64;
 const FIXED_INPUT_ID = '00000000-0000-4000-8000-000000000000';
 
 type Model = DecodeFiles & { key: string; words: Set<string> };
+type Candidate = { text: string; decision: Decision | null; keyWords: string[]; margin: number | null; verification: Verification | null; reason: MissReason | null };
+type GrammarFiles = Grammar & DecodeFiles;
 
 /** The words a decision rests on: each word whose removal changes what the brain decides. */
 export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision): number[] {
@@ -95,6 +119,7 @@ export class SpeechUnderstanding {
   readonly #limiter: DecodeLimiter;
   readonly #thresholds: Thresholds;
   readonly #models = new Map<string, Promise<Model>>();
+  readonly #grammars = new Map<string, Promise<GrammarFiles>>();
   #dir: Promise<string> | null = null;
 
   constructor(private readonly opts: UnderstandingOptions = {}) {
@@ -110,16 +135,17 @@ export class SpeechUnderstanding {
   }
 
   async understand(req: UnderstandRequest): Promise<Understood> {
-    const miss = (reason: MissReason, heard: string | null = null, extra: Partial<Pick<Understood, 'verification' | 'key_words' | 'margin'>> = {}, message = NOT_CAUGHT): Understood =>
-      ({ ok: false, reason, message, heard, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null });
+    const miss = (reason: MissReason, heard: string | null = null, extra: Partial<Evidence> = {}, message: string = NOT_CAUGHT): Understood =>
+      ({ ok: false, reason, message, heard, ...extra, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null });
     if (req.language !== 'english') return miss('unavailable', null, {}, 'pocketsphinx recognises English only.');
     const speech = await decodeSpeech(req.audio, { maxSeconds: this.opts.maxSeconds ?? DEFAULT_MAX_SECONDS });
     if (!speech.ok) return miss('bad_audio', null, {}, speech.message);
     const compact = compactSpeech(speech.samples);
     if (!compact) return miss('silence');
     let model: Model;
+    let grammar: GrammarFiles;
     try {
-      model = await this.#model(req.story, req.state, req.language);
+      [model, grammar] = await Promise.all([this.#model(req.story, req.state, req.language), this.#grammar(req.story, req.state, req.language)]);
     } catch (err) {
       this.opts.log?.error({ err }, 'speech model failed');
       return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
@@ -131,28 +157,65 @@ export class SpeechUnderstanding {
     pcm.set(quiet(TRAIL), lead + compact.length);
     const timeoutMs = (this.opts.timeoutMs ?? 5000) + 100 * (compact.length / STT_RATE);
     const [loopFiles, dir] = await Promise.all([phoneLoopFiles(), this.#workDir()]);
-    const [said, loop] = await Promise.all([
-      this.#limiter.run(() => decodeOnce(this.#modelDir, model, pcm, { timeoutMs, dir, lm: true, args: this.opts.decoderArgs ?? [] })),
-      this.#limiter.run(() => decodeOnce(this.#modelDir, loopFiles, pcm, { timeoutMs, dir, args: [] })),
+    const run = (files: DecodeFiles, lm: boolean, args: string[] | undefined): Promise<BtUtterance[] | null> =>
+      this.#limiter.run(() => decodeOnce(this.#modelDir, files, pcm, { timeoutMs, dir, lm, ...(args ? { args } : {}) }));
+    const [exact, free, loop] = await Promise.all([
+      this.opts.decoders === 'lm' ? Promise.resolve(null) : run(grammar, false, undefined),
+      this.opts.decoders === 'grammar' ? Promise.resolve(null) : run(model, true, ['-bestpath', 'no', ...(this.opts.decoderArgs ?? [])]),
+      run(loopFiles, false, []),
     ]);
-    if (said === null) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
+    if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
+    const a = this.#candidate(req, exact, loop, grammar.decoys);
+    let b = this.#candidate(req, free, loop, []);
+    // The language model's search scores on another scale than a grammar's: what it heard is aligned once more with a
+    // grammar of just those words, to be verified like the grammar's sentence (only when it is needed).
+    if (b.decision && loop && !(a.decision && decisionKey(a.decision) === decisionKey(b.decision))) {
+      const aligned = await this.#align(b.text, model, pcm, timeoutMs, dir);
+      b = aligned ? { ...this.#candidate(req, aligned, loop, []), text: b.text } : { ...b, margin: null };
+    }
+    // Both decoders heard a decision: the same one is strong evidence; different ones, the better fitting one.
+    const both = a.decision && b.decision;
+    const agree = both && decisionKey(a.decision as Decision) === decisionKey(b.decision as Decision);
+    const pick = !a.decision ? b : !b.decision ? a : (a.margin ?? -Infinity) >= (b.margin ?? -Infinity) ? a : b;
+    const heardText = pick.text || a.text || b.text;
+    if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification });
+    const strict = endsRun(req.story, pick.decision);
+    const t = this.#thresholds;
+    const extra = { verification: pick.verification, key_words: pick.keyWords, margin: pick.margin, agree: Boolean(agree), other: pick === a ? b.margin : a.margin, source: pick === a ? ('grammar' as const) : ('lm' as const) };
+    const needed = (strict ? t.key_word_run_ending : t.key_word) - (agree ? t.agree_bonus : 0);
+    if (both && !agree && Math.abs((a.margin ?? 0) - (b.margin ?? 0)) < t.disagree_gap) return miss('unsure', pick.text, extra);
+    if (pick.margin !== null && pick.margin < needed) return miss('unsure', pick.text, extra);
+    if (pick.verification && pick.verification.utterance < (strict ? t.utterance_run_ending : t.utterance)) return miss('unsure', pick.text, extra);
+    return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra };
+  }
+
+  /** The audio aligned with exactly these words (a one-sentence grammar), for their acoustic scores. */
+  async #align(text: string, model: Model, pcm: Int16Array, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
+    const gram = join(dir, `${randomUUID()}.gram`);
+    await writeFile(gram, `#JSGF V1.0;\ngrammar align;\npublic <s> = ${text};\n`);
+    try {
+      return await this.#limiter.run(() => decodeOnce(this.#modelDir, { gram, dict: model.dict }, pcm, { timeoutMs, dir }));
+    } finally {
+      await rm(gram, { force: true });
+    }
+  }
+
+  /** What one decoder heard: its words, their decision here, and how well the words it rests on fit the audio. */
+  #candidate(req: UnderstandRequest, said: BtUtterance[] | null, loop: BtUtterance[] | null, decoys: readonly string[]): Candidate {
+    const none: Candidate = { text: '', decision: null, keyWords: [], margin: null, verification: null, reason: null };
+    if (!said) return none;
     const text = cleanHypothesis(said.map((u) => u.hyp).join(' '));
-    if (!text) return miss('not_heard');
+    if (!text) return none;
+    if (decoys.includes(text)) return { ...none, text, reason: 'no_decision' };
     const v = loop ? verify(said, loop) : null;
     const decision = decideTyped(req.story, req.state, text);
-    if (!decides(decision)) return miss('no_decision', text, { verification: v });
+    if (!decides(decision)) return { ...none, text, verification: v, reason: 'no_decision' };
     const words = text.split(' ');
     const keys = keyWords(req.story, req.state, words, decision);
-    const keyWordsHeard = keys.map((i) => words[i] ?? '');
     // Margins of the key words (the verification lists the hypothesis's words in the same order).
     const fits = v && v.words.length === words.length ? keys.map((i) => v.words[i]?.margin ?? 0) : [];
     const margin = fits.length ? Math.min(...fits) : v ? v.speech : null;
-    const strict = endsRun(req.story, decision);
-    const t = this.#thresholds;
-    const extra = { verification: v, key_words: keyWordsHeard, margin };
-    if (margin !== null && margin < (strict ? t.key_word_run_ending : t.key_word)) return miss('unsure', text, extra);
-    if (v && v.utterance < (strict ? t.utterance_run_ending : t.utterance)) return miss('unsure', text, extra);
-    return { ok: true, text, recogniser: 'pocketsphinx', ...extra };
+    return { text, decision, keyWords: keys.map((i) => words[i] ?? ''), margin, verification: v, reason: null };
   }
 
   #workDir(): Promise<string> {
@@ -160,9 +223,35 @@ export class SpeechUnderstanding {
     return this.#dir;
   }
 
+  /** The stage's exact grammar: what is speakable here (say sentences, generated patterns) and the decoys. */
+  #grammar(story: Story, state: GameState, language: PlayLanguage): Promise<GrammarFiles> {
+    const patterns = speakable(story, state, language).map((p) => ({ parts: p.parts }));
+    const decoys = storyDecoys(story, language);
+    const key = createHash('sha256').update(JSON.stringify([patterns, decoys])).digest('hex').slice(0, 16);
+    const hit = this.#grammars.get(key);
+    if (hit) return hit;
+    const made = (async () => {
+      const dir = await this.#workDir();
+      const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
+      const g = await buildGrammar({ patterns, vocabulary: [], decoys, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
+      const files: GrammarFiles = { ...g, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`) };
+      await writeFile(files.gram, g.jsgf);
+      await writeFile(files.dict, g.dict);
+      return files;
+    })();
+    made.catch(() => this.#grammars.delete(key));
+    this.#grammars.set(key, made);
+    while (this.#grammars.size > MAX_MODELS) {
+      const oldest = this.#grammars.keys().next().value;
+      if (oldest === undefined) break;
+      this.#grammars.delete(oldest);
+    }
+    return made;
+  }
+
   /** The stage's language model and dictionary, built once per corpus (least recently used dropped). */
   #model(story: Story, state: GameState, language: PlayLanguage): Promise<Model> {
-    const corpus = listenCorpus(story, state, language, { decoys: storyDecoys(story, language), ...(this.opts.samples ? { samples: this.opts.samples } : {}) });
+    const corpus = listenCorpus(story, state, language, { decoys: storyDecoys(story, language), ...(this.opts.samples ? { samples: this.opts.samples } : {}), ...(this.opts.weights ? { weights: this.opts.weights } : {}) });
     const key = createHash('sha256').update(corpus.sentences.join('\n')).digest('hex').slice(0, 16);
     const hit = this.#models.get(key);
     if (hit) {
@@ -214,7 +303,7 @@ export async function createBenchUnderstander(): Promise<{
     async understand(story, state, wav) {
       const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
       const features: Record<string, number | string | null> = {
-        margin: r.margin, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
+        margin: r.margin, agree: r.agree === undefined ? null : r.agree ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
         key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
         ends_run: r.ok || r.reason === 'unsure' ? (endsRun(story, decideTyped(story, state, r.ok ? r.text : r.heard ?? '')) ? 1 : 0) : null,
       };

@@ -34,6 +34,8 @@ export type Judged = {
   ends_run: boolean;
   /** Answers: the text typed (no speech) gives the decision meant. */
   typed_right: boolean | null;
+  /** Non-answers: typed, the brain reads an answer in it here ("Alright then" may be a yes): reported apart. */
+  typed_decides: boolean | null;
   ms: number;
   reason: string | null;
   features: Record<string, number | string | null> | null;
@@ -83,9 +85,10 @@ export async function judgeWith(code: Code, u: Understander, item: Item, story: 
   }
   const ms = Math.round((performance.now() - t0) * 10) / 10;
   const typedRight = meant && item.kind === 'paraphrase' ? decisionKey(code.decide(story, state, item.text)) === decisionKey(meant) : null;
+  const typedDecides = item.kind === 'non_answer' || item.kind === 'human_non_answer' ? decides(code.decide(story, state, item.text)) : null;
   const base = {
     set: item.set, kind: item.kind, story: item.story, stage: item.stage.key, voice: item.voice, text: item.text, expected,
-    typed_right: typedRight, ms, features: heard.features ?? null,
+    typed_right: typedRight, typed_decides: typedDecides, ms, features: heard.features ?? null,
   };
   if (!heard.ok) {
     return { ...base, outcome: answer ? 'not_caught' : 'rejected', heard: heard.heard, got: 'not caught', counted: false, ends_run: false, reason: heard.reason };
