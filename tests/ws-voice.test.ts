@@ -6,6 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerStory } from '../engine/schema/player.js';
+import type { GameOutput } from '../engine/schema/game-output.js';
+import { parsePlan } from '../engine/story/testplan.js';
+import { runPlanRemote } from '../cli/lib/remote-plan.js';
+import { resample, STT_RATE, toInt16 } from '../server/voice/audio.js';
+import { EspeakEngine, ESPEAK_RATE } from '../server/voice/espeak-engine.js';
+import { LINT_PROFILES, speakAsPlayer } from '../server/voice/synthetic-speech.js';
+import { encodeWav } from '../server/voice/wav.js';
 import { Api, GameSocket } from '../cli/lib/game-client.js';
 import { decodeSpeech } from '../server/voice/audio.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -81,6 +88,66 @@ describe('voice over /ws', () => {
     }
     await socket.close();
   });
+
+  it('plays The Clockwork Siege\'s battle by voice: attacks and defences spoken, each defence counted as the struck fighter\'s, in style', async () => {
+    const api = new Api(srv.url);
+    await api.signUp(`battle-${randomUUID()}@example.com`, 'a long enough password');
+    const stories = await api.request<{ id: string; name: string }[]>('GET', '/api/stories');
+    const siege = stories.find((x) => x.name === 'The Clockwork Siege')?.id ?? '';
+    const run = await api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: siege, language: 'english' });
+    const socket = await GameSocket.connect(srv.url, api.token ?? '');
+    // Typed up to the battle (the plan's own lines), then by voice.
+    const parsed = parsePlan(readFileSync(join(ROOT, 'clockwork-siege', 'win.en.testplan'), 'utf8'));
+    if (!parsed.ok) throw new Error(parsed.error);
+    const battleAt = parsed.steps.findIndex((x) => x.verb === 'say' && x.arg === 'Ferrule, crush the Margravine!');
+    const typed = await runPlanRemote(api, socket, run.id, parsed.steps.slice(0, battleAt));
+    expect(typed.failure).toBeNull();
+    expect(typed.last?.battle_state_next_phase).not.toBe('');
+
+    const engine = await EspeakEngine.create();
+    const voice = LINT_PROFILES[0];
+    if (!voice) throw new Error('no voice');
+    const speak = (text: string): Uint8Array => encodeWav(toInt16(resample(speakAsPlayer(engine, text, 'english', voice, text), ESPEAK_RATE, STT_RATE)), STT_RATE);
+    const say = async (text: string): Promise<GameOutput> => {
+      const r = await socket.send({ player_story_id: run.id, is_starting_dialogue: false, audio_format: 'wav' }, speak(text));
+      expect(r.error).toBeNull();
+      const out = r.outputs.at(-1);
+      if (!out) throw new Error('no GAME_OUTPUT');
+      expect(out.not_caught, `"${text}" was not caught`).toBeUndefined();
+      return out;
+    };
+    const defences: Record<string, string> = { 'Tam Wick': 'Tam, dodge into the shadows!', 'Orla Vance': 'Orla, parry precisely!', Ferrule: 'Ferrule, brace, mighty as thunder!' };
+    let last: GameOutput | undefined;
+    let defended = 0;
+    for (const attack of ['Ferrule, crush the Margravine!', 'Orla, strike the knight precisely!', 'Tam, strike the hound from the shadows!']) {
+      last = await say(attack);
+      if (last.complete_the_moment) break;
+      expect(last.battle_state_next_phase).toBe('player_defense_input');
+      const struck = last.player_characters.find((c) => c.character_id === last?.battle_pending_strike?.target_id)?.character_name ?? '';
+      const before = last.loop_current_number_of_interactions;
+      const line = defences[struck];
+      if (!line) throw new Error(`no defence line for ${struck}`);
+      const after = await say(line);
+      // The defence counted as a turn, and the blow was taken by the struck fighter.
+      expect(after.interaction_counted).toBe(true);
+      expect(after.loop_current_number_of_interactions).toBe(before + 1);
+      expect(after.battle_state_action_history.at(-1)?.target_id).toBe(last.battle_pending_strike?.target_id);
+      last = after;
+      defended++;
+    }
+    expect(last?.complete_the_moment).toBe(true);
+    expect(defended).toBe(2);
+    // The transcript shows what the brain made of the spoken defences: the struck fighter's, in their own style.
+    const res = await fetch(`${srv.url}/api/player-stories/${run.id}/transcript`, { headers: { authorization: `Bearer ${api.token ?? ''}` } });
+    type Line = { kind: string; event?: { type: string; transcription?: string; decision?: { battle?: { kind: string; thematic: boolean } } } };
+    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as Line);
+    const moves = lines.flatMap((l) => (l.kind === 'event' && l.event?.decision?.battle ? [l.event.decision.battle] : []));
+    const spokenDefences = moves.filter((m) => m.kind === 'defend');
+    expect(spokenDefences).toHaveLength(2);
+    expect(spokenDefences.every((m) => m.thematic)).toBe(true);
+    expect(moves.filter((m) => m.kind === 'attack').every((m) => m.thematic)).toBe(true);
+    await socket.close();
+  }, 120_000);
 
   it('French audio without a recogniser gets a clear error; French typed lines play', async () => {
     const { run, socket } = await player('french');

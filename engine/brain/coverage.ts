@@ -87,7 +87,7 @@ export function acceptedActions(story: Story, state: GameState): Action[] {
       }
       break;
     }
-    default:
+    case 'Learn': case 'Test': case 'Crossroad': case 'Teamwork': case 'Monologue': case 'Epilogue': case 'Dead End':
       break;
   }
   return out;

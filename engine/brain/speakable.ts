@@ -228,7 +228,7 @@ function candidates(story: Story, state: GameState, language: PlayLanguage): Spe
       }
       break;
     }
-    default:
+    case 'Learn': case 'Test': case 'Crossroad': case 'Teamwork': case 'Monologue': case 'Epilogue': case 'Dead End':
       break;
   }
   return out;

@@ -30,7 +30,6 @@ import type { GameStorePort } from './ports.js';
 import type { GameService } from './service.js';
 import type { TranscriptSlot } from './transcript-tail.js';
 import { msSince, stageRecord, type TurnStages } from './turn-stages.js';
-import { momentSpeech } from './vocabulary.js';
 
 /** A decoded USER_INPUT, as the transport hands it over. */
 export type TurnRequest = {
@@ -199,6 +198,8 @@ export class TurnPipeline {
       stages.total_server = msSince(t0);
       if (duplicate) return { outcome: this.#sendReplay(this.#sameRun(input, duplicate), send) };
       const slot = committed.later ? game.lines.reserve(input.player_story_id) : null;
+      // The next words will be heard at the new state: its speech models are built now, while the reply is spoken.
+      void this.#listener.prepare?.(story, result.state, languageOf(result.state)).catch(() => undefined);
 
       // 3. Frames.
       for (const output of result.outputs) send({ type: 'GAME_OUTPUT', output });

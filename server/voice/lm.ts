@@ -12,7 +12,7 @@ const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(4) : '-99.000
 export function buildArpa(sentences: readonly (readonly string[])[], opts: LmOptions = {}): string {
   const order = opts.order ?? 3;
   const D = opts.discount ?? 0.5;
-  const counts: Map<string, number>[] = [new Map(), new Map(), new Map()];
+  const counts: Map<string, number>[] = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>()];
   const bump = (n: number, key: string, by = 1): void => {
     const m = counts[n - 1];
     if (m) m.set(key, (m.get(key) ?? 0) + by);
