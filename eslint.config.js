@@ -1,5 +1,6 @@
 // Type-aware lint for every TypeScript folder. `consistent-type-imports` keeps runtime imports honest.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,6 +18,8 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
+  // React's rules of hooks (and the compiler-era checks) for the web app.
+  { files: ['web/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
   {
     files: ['eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,

@@ -10,6 +10,7 @@ import { register as registerServe } from './commands/serve.js';
 import { register as registerSimulate } from './commands/simulate.js';
 import { register as registerPlay } from './commands/play.js';
 import { register as registerEval } from './commands/eval.js';
+import { register as registerAdmins } from './commands/authors.js';
 import { register as registerDb } from './commands/db.js';
 
 export function buildProgram(): Command {
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerLoad(program);
   registerDoctor(program);
   registerEval(program);
+  registerAdmins(program);
   registerDb(program);
   return program;
 }

@@ -1,6 +1,8 @@
 // Server configuration: environment variables (and CLI flags) parsed once by zod. Defaults run locally with nothing
 // installed beyond `npm ci`. A bad value stops start-up with a message naming it.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { parseRenderSizes } from './media/render-sizes.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -23,20 +25,44 @@ export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Origins allowed for browsers (CORS and the WebSocket Origin check); requests without Origin are allowed. */
   ALLOWED_ORIGINS: list.default(['http://localhost:8787', 'http://127.0.0.1:8787', 'http://localhost:5173']),
-  /** Import the fixture stories when the catalogue is empty. */
+  /** Import the fixture stories at first start (each missing one, until one start has done them all: crash-safe). */
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),
   MEDIA_DIR: z.string().optional(),
+  /** Largest uploaded media file (bytes). */
+  MEDIA_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Bytes one user may upload per 24 hours, across stories (authors and admins alike). */
+  MEDIA_USER_DAILY_BYTES: z.coerce.number().int().min(0).default(200 * 1024 * 1024),
+  /** Sizes rendered besides the spec's, "WIDTHxHEIGHT@QUALITY" separated by commas. */
+  MEDIA_RENDER_SIZES: z.string().default('').refine((v) => typeof parseRenderSizes(v) !== 'string', { message: 'must be WIDTHxHEIGHT@QUALITY,... (1..4096, quality 1..100)' }),
+  /** Images rendered at once (each on one libvips thread), and renders waiting beyond those (503 past it). */
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(Math.max(1, Math.min(2, availableParallelism()))),
+  RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /** Fresh renders (not cached variants) one client address may cause per minute (429 past it). */
+  RENDER_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** The web app's build served at / (default: web/dist of this checkout). */
+  WEB_DIST: z.string().optional(),
   // Auth
   AUTH_PROVIDER: z.enum(['local', 'supabase']).default('local'),
   /** Secret that signs local access tokens; generated and kept in the database when unset. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86400).default(3600),
+  /**
+   * Seconds during which a rotated refresh token may be presented again (Supabase Auth's
+   * REFRESH_TOKEN_REUSE_INTERVAL, 10 s): two tabs refreshing at once, or a lost response, do not sign the player out.
+   * Presented later, it ends the session. 0: any reuse ends it.
+   */
+  REFRESH_TOKEN_REUSE_INTERVAL_S: z.coerce.number().int().min(0).max(300).default(10),
   EMAIL_CONFIRMATION: bool.default(false),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().default('Looptale <no-reply@localhost>'),
-  /** Development outbox (GET /dev/outbox) for emails when SMTP is not configured. Off in production. */
-  DEV_OUTBOX: bool.optional(),
+  /**
+   * Development outbox (GET /dev/outbox): every email's link and code, readable by loopback peers. Opt-in: whoever
+   * reads it can sign in as anyone. Refused with NODE_ENV=production.
+   */
+  DEV_OUTBOX: bool.default(false),
+  /** POST /api/player-stories accepts `seed` (online replays of a transcript). Opt-in; refused in production. */
+  ALLOW_RUN_SEED: bool.default(false),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   /** OpenID issuer for Google sign-in (a test server in tests). */
@@ -48,8 +74,18 @@ export const ConfigSchema = z.object({
   /** Messages a socket may send per 10 seconds before it is closed with 1008. */
   WS_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
   WS_PING_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Open sockets per user (a new one closes the oldest), messages per 10 s per user across them, new sockets a minute. */
+  WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
+  WS_USER_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+  WS_CONNECTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Bytes queued to a socket before it counts as a slow consumer and is dropped. */
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  /**
+   * Who may read GET /metrics: local (loopback peers, not through a proxy), token (Authorization: Bearer
+   * METRICS_TOKEN, from anywhere), public, or off. Default: token when METRICS_TOKEN is set, else local.
+   */
+  METRICS_ACCESS: z.enum(['local', 'token', 'public', 'off']).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** HTTP requests per minute per client address. */
   HTTP_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   HTTP_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -60,6 +96,14 @@ export const ConfigSchema = z.object({
 }).superRefine((c, ctx) => {
   if (c.AUTH_PROVIDER === 'supabase' && !c.SUPABASE_JWT_SECRET && !c.SUPABASE_JWKS_URL) {
     ctx.addIssue({ code: 'custom', path: ['SUPABASE_JWT_SECRET'], message: 'AUTH_PROVIDER=supabase needs SUPABASE_JWT_SECRET or SUPABASE_JWKS_URL' });
+  }
+  if (c.METRICS_ACCESS === 'token' && !c.METRICS_TOKEN) {
+    ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN'], message: 'METRICS_ACCESS=token needs METRICS_TOKEN (at least 16 characters)' });
+  }
+  if (c.NODE_ENV === 'production') {
+    for (const key of ['DEV_OUTBOX', 'ALLOW_RUN_SEED'] as const) {
+      if (c[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key}=true is a development switch: not allowed with NODE_ENV=production` });
+    }
   }
   if ((c.GOOGLE_CLIENT_ID === undefined) !== (c.GOOGLE_CLIENT_SECRET === undefined)) {
     ctx.addIssue({ code: 'custom', path: ['GOOGLE_CLIENT_SECRET'], message: 'set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither' });
@@ -88,5 +132,9 @@ export function publicUrl(c: Config): string {
 }
 
 export function devOutboxEnabled(c: Config): boolean {
-  return c.DEV_OUTBOX ?? (c.NODE_ENV !== 'production' && !c.SMTP_URL);
+  return c.DEV_OUTBOX;
+}
+
+export function metricsAccess(c: Config): 'local' | 'token' | 'public' | 'off' {
+  return c.METRICS_ACCESS ?? (c.METRICS_TOKEN ? 'token' : 'local');
 }

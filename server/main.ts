@@ -7,6 +7,7 @@ import { openDb } from './db/open.js';
 import { buildApp, type Services } from './http/app.js';
 import type { Logger } from './log.js';
 import { MODULES } from './modules.js';
+import { SocketGuard } from './realtime/socket-guard.js';
 import { attachRealtime, type Realtime } from './realtime/socket-server.js';
 
 declare module './http/app.js' {
@@ -42,6 +43,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const realtime = attachRealtime(app.server, {
     config, log: log.child({ component: 'ws' }), turns: services.turns, idle: () => services.play.idle(),
     authenticate: (token) => services.authenticate(token),
+    guard: new SocketGuard({ config, log: log.child({ component: 'ws' }), verify: async (token) => (await services.auth?.verify(token)) ?? null }),
   });
   services.realtime = realtime;
   // A user's sockets close when their session ends (sign-out, password change, refresh-token reuse).

@@ -4,6 +4,7 @@ import type { RouteModule } from './http/app.js';
 import { healthRoutes } from './http/health.js';
 import { metricsRoutes } from './http/metrics.js';
 import { openApiRoutes } from './http/openapi.js';
+import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.js';
 import { mediaModule } from './media/module.js';
 import { storeModule } from './store/module.js';
 import { gameModule } from './game/module.js';
@@ -15,5 +16,7 @@ export const MODULES: RouteModule[] = [
   storeModule,
   gameModule,
   mediaModule,
-  openApiRoutes, // last: documents every route declared before it
+  openApiRoutes, // documents every route declared before it
+  // Last: the web app and its SPA fallback, behind every route of the server.
+  (app, services) => webAppRoutes(services.config.WEB_DIST ?? DEFAULT_WEB_DIST)(app, services),
 ];

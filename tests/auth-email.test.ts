@@ -11,7 +11,7 @@ const PASSWORD = 'correct horse battery';
 describe('magic links and recovery (confirmation off)', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer();
+    srv = await startTestServer({ DEV_OUTBOX: 'true' });
   });
   afterAll(async () => {
     await srv.close();
@@ -168,7 +168,7 @@ describe('magic links and recovery (confirmation off)', () => {
 describe('EMAIL_CONFIRMATION on', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer({ EMAIL_CONFIRMATION: 'true' });
+    srv = await startTestServer({ EMAIL_CONFIRMATION: 'true', DEV_OUTBOX: 'true' });
   });
   afterAll(async () => {
     await srv.close();
@@ -287,7 +287,7 @@ describe('SMTP delivery', () => {
 });
 
 describe('dev outbox off in production', () => {
-  it('GET /dev/outbox is 404 when devOutboxEnabled is false', async () => {
+  it('GET /dev/outbox is 404 when DEV_OUTBOX is not set', async () => {
     const srv = await startTestServer({ NODE_ENV: 'production' });
     try {
       expect((await fetch(`${srv.url}/dev/outbox`)).status).toBe(404);

@@ -104,12 +104,24 @@ describe('Google sign-in', () => {
     expect(bad.access_token).toBeUndefined();
     oidc.tamperNextIdToken = (c) => ({ ...c, aud: 'someone-else' });
     expect(fragment((await googleSignIn()).location).error_code).toBe('bad_oauth_callback');
+    oidc.tamperNextIdToken = (c) => ({ ...c, iss: 'https://accounts.example.com' });
+    expect(fragment((await googleSignIn()).location).error_code).toBe('bad_oauth_callback');
+    oidc.tamperNextIdToken = ({ nonce: _nonce, ...c }) => c;
+    expect(fragment((await googleSignIn()).location).error_code).toBe('bad_oauth_callback');
+    expect(srv.logs.join('')).toContain('Google sign-in failed at the code exchange');
 
     const ok = await googleSignIn();
     expect(fragment(ok.location).access_token).toBeTruthy();
     const replay = await fetch(ok.callback, { redirect: 'manual' });
     expect(replay.status).toBe(400);
     expect(await replay.json()).toMatchObject({ error_code: 'bad_oauth_state', msg: 'OAuth callback with invalid state' });
+  });
+
+  it('follows the provider’s key rotation (its JWKS is fetched again for a new key id)', async () => {
+    oidc.user = { sub: 'g-600', email: uniqueEmail('rotate'), email_verified: true };
+    expect(fragment((await googleSignIn()).location).access_token).toBeTruthy();
+    await oidc.rotateKey();
+    expect(fragment((await googleSignIn()).location).access_token).toBeTruthy();
   });
 
   it('a refusal at the provider comes back as an error in the redirect', async () => {

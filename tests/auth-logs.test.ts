@@ -1,7 +1,7 @@
 // The logs of whole sign-up / sign-in / refresh / magic-link / recovery / Google / sign-out sequences, at trace level,
 // hold none of the passwords, tokens, links or codes that went through the server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_URL, follow, fragment, lastEmail, supabaseClient, uniqueEmail } from './helpers/auth.js';
+import { ageRotatedRefreshTokens, APP_URL, follow, fragment, lastEmail, supabaseClient, uniqueEmail } from './helpers/auth.js';
 import { startTestOidc, type TestOidc } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -9,7 +9,7 @@ let srv: TestServer;
 let oidc: TestOidc;
 beforeAll(async () => {
   oidc = await startTestOidc();
-  srv = await startTestServer({ LOG_LEVEL: 'trace', GOOGLE_CLIENT_ID: oidc.clientId, GOOGLE_CLIENT_SECRET: oidc.clientSecret, GOOGLE_ISSUER: oidc.issuer });
+  srv = await startTestServer({ DEV_OUTBOX: 'true', LOG_LEVEL: 'trace', GOOGLE_CLIENT_ID: oidc.clientId, GOOGLE_CLIENT_SECRET: oidc.clientSecret, GOOGLE_ISSUER: oidc.issuer });
 });
 afterAll(async () => {
   await srv.close();
@@ -38,7 +38,10 @@ describe('logs', () => {
     keep(inAgain.data.session?.access_token, inAgain.data.session?.refresh_token);
     const refreshed = await sb.auth.refreshSession();
     keep(refreshed.data.session?.access_token, refreshed.data.session?.refresh_token);
-    // Reuse of a rotated refresh token (logged as a warning, without the token).
+    // Reuse of a rotated refresh token, within the reuse interval then after it (logged, without the token).
+    const raced = await supabaseClient(srv.url).auth.refreshSession({ refresh_token: inAgain.data.session!.refresh_token });
+    keep(raced.data.session?.access_token, raced.data.session?.refresh_token);
+    await ageRotatedRefreshTokens(srv.services.db, 11);
     await supabaseClient(srv.url).auth.refreshSession({ refresh_token: inAgain.data.session!.refresh_token });
     await supabaseClient(srv.url).auth.refreshSession({ refresh_token: 'made-up-refresh-token-value' });
     keep('made-up-refresh-token-value');
@@ -89,6 +92,7 @@ describe('logs', () => {
     const logs = srv.logs.join('');
     expect(srv.logs.length).toBeGreaterThan(20);
     expect(logs).toContain('email queued to the dev outbox');
+    expect(logs).toContain('presented again within the reuse interval');
     expect(logs).toContain('a revoked refresh token was reused');
     for (const s of secrets) expect(logs.includes(s), `a secret (${s.slice(0, 6)}...) appears in the logs`).toBe(false);
     for (const c of codes) expect(new RegExp(`\\b${c}\\b`).test(logs), `the code ${c} appears in the logs`).toBe(false);

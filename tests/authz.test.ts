@@ -91,7 +91,8 @@ const CASES: Record<string, Case> = {
     kind: 'self', status: 200,
     aboutB: ({ body }) => expect(body).toEqual([]),
   },
-  // Story media is shared authoring material, not a user's rows: any signed-in author may write it.
+  // Story media is shared authoring material, not a user's rows: the story's authors write it (A and B are both authors
+  // of lantern-keeper here; tests/defect-01-media-write-authz.test.ts refuses everyone else).
   'POST /storage/v1/object/:bucket/:storyId/:file': {
     kind: 'self', params: upload, raw: (f) => ['image/png', f.png], headers: { 'x-upsert': 'true' }, status: 200, order: 5,
     aboutB: ({ body }) => expect(body).toMatchObject({ Key: `image/${LANTERN}/authz-upload.png` }),
@@ -149,6 +150,8 @@ beforeAll(async () => {
   srv = await startTestServer({ SEED_STORIES: 'true', STORIES_DIR: ROOT });
   const a = await signUp('authz-a');
   const b = await signUp('authz-b');
+  await srv.services.authors.addAuthor(LANTERN, a.id);
+  await srv.services.authors.addAuthor(LANTERN, b.id);
 
   // A wins lantern-keeper with rank S over the socket, which earns a golden ticket.
   const won = await a.api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: LANTERN, language: 'english' });

@@ -65,7 +65,7 @@ describe('replay offline', () => {
 describe('replay a server transcript', () => {
   let srv: TestServer;
   beforeAll(async () => {
-    srv = await startTestServer({ SEED_STORIES: 'true', STORIES_DIR: ROOT });
+    srv = await startTestServer({ SEED_STORIES: 'true', STORIES_DIR: ROOT, ALLOW_RUN_SEED: 'true' });
   });
   afterAll(async () => srv?.close());
 

@@ -155,6 +155,16 @@ describe.each(TARGETS)('a database made by the previous version, on $name', (tar
       await ben.signIn('ben@example.com', 'ben-legacy-password-1');
       await expect(new Api(srv.url).signIn('ben@example.com', 'ada-legacy-password-1')).rejects.toThrow(/Invalid login credentials/);
       const db = srv.services.db;
+      // The previous version's scrypt hashes were verified, then replaced by argon2id at that sign-in; the new hash
+      // signs in again.
+      expect(users.every((u) => u.encrypted_password.startsWith('scrypt$15$8$1$'))).toBe(true);
+      const hashes = (await db.query<{ email: string; encrypted_password: string }>('SELECT email, encrypted_password FROM looptale_auth.users ORDER BY email')).rows;
+      expect(hashes.map((h) => [h.email, h.encrypted_password.slice(0, 31)])).toEqual([
+        ['ada@example.com', '$argon2id$v=19$m=19456,t=2,p=1$'],
+        ['ben@example.com', '$argon2id$v=19$m=19456,t=2,p=1$'],
+      ]);
+      await new Api(srv.url).signIn('ada@example.com', 'ada-legacy-password-1');
+      expect((await db.query('SELECT encrypted_password FROM looptale_auth.users WHERE email = $1', ['ada@example.com'])).rows[0]).toEqual({ encrypted_password: hashes[0]?.encrypted_password });
       const run = (await db.query<{ id: string; n: number }>(
         "SELECT ps.id, ps.loop_current_number_of_interactions AS n FROM player_stories ps JOIN looptale_auth.users u ON u.id::text = ps.user_id WHERE u.email = 'ben@example.com'",
       )).rows[0];

@@ -71,6 +71,22 @@ describe('looptale story import / export', () => {
     expect(exported.code).toBe(0);
     expect(JSON.parse(exported.stdout)).toEqual(LANTERN_RAW);
   });
+
+  it("manages a story's authors and the admins (who may change its media)", async () => {
+    const url = await postgresUrl();
+    expect((await looptale('story', 'import', LANTERN_FILE, '--database-url', url)).code).toBe(0);
+    const someone = '11111111-2222-4333-8444-555555555555';
+    const added = await looptale('story', 'authors', LANTERN.id, '--add', someone, '--database-url', url);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain(`added: ${someone}`);
+    expect(added.stdout).toMatch(new RegExp(`Authors of ${LANTERN.id}:\\n  ${someone}`));
+    expect((await looptale('admins', '--add', someone, '--database-url', url)).stdout).toContain(`granted: ${someone}`);
+    expect((await looptale('story', 'authors', LANTERN.id, '--remove', someone, '--database-url', url)).stdout).toContain('has no authors');
+    const unknown = await looptale('story', 'authors', LANTERN.id, '--add', 'nobody@example.com', '--database-url', url);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No account with the email nobody@example.com');
+    expect((await looptale('story', 'authors', '00000000-0000-4000-8000-000000000000', '--database-url', url)).code).toBe(1);
+  });
 });
 
 describe('the PGlite data directory', () => {

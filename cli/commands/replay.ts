@@ -70,6 +70,9 @@ async function online(t: ParsedTranscript, file: string, o: Options): Promise<nu
     run = await api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: t.header.story_id, language, seed: t.header.seed });
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) throw new CliError(`Story ${t.header.story_id} is not on the server at ${o.url ?? ''}.`, 1);
+    if (e instanceof ApiError && e.code === 'seed_not_allowed') {
+      throw new CliError(`The server at ${o.url ?? ''} does not accept a run seed: online replay needs a server started with ALLOW_RUN_SEED=true (a development switch).`, 1);
+    }
     throw e;
   }
   const socket = await GameSocket.connect(o.url ?? '', api.token ?? '');

@@ -1,11 +1,12 @@
 // `looptale story validate <file...> [--json]`: checks story files with engine/story/validate.ts. This file does the
 // reading; the engine stays pure. Exit codes: 0 every file ok (warnings allowed), 1 some file has errors,
 // 2 a file is unreadable or not JSON.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
+import { storyFileSizeProblem, storyJsonProblem } from '../../engine/story/limits.js';
 import { validateStory, type Problem } from '../../engine/story/validate.js';
 
-export type JsonRead = { ok: true; value: unknown } | { ok: false; code: 'file/unreadable' | 'file/invalid_json'; message: string };
+export type JsonRead = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 
 /** Offset and reason of the first JSON syntax error (V8's own messages often give no position). */
 function jsonErrorAt(text: string): { offset: number; reason: string } {
@@ -67,16 +68,23 @@ function jsonErrorAt(text: string): { offset: number; reason: string } {
   return { offset: 0, reason: 'invalid JSON' };
 }
 
-/** Reads and parses a JSON file; failures come back as values with a readable message (line and column). */
+/**
+ * Reads and parses a story file within the limits of engine/story/limits.ts (size before reading; depth, values and
+ * keys after parsing); failures come back as values with a readable message (line and column for bad JSON).
+ */
 export function readJsonFile(file: string): JsonRead {
   let text: string;
   try {
+    const tooLarge = storyFileSizeProblem(statSync(file).size);
+    if (tooLarge) return { ok: false, code: 'file/too_large', message: `${file} is not read: ${tooLarge}` };
     text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (e) {
     return { ok: false, code: 'file/unreadable', message: `cannot read ${file}: ${e instanceof Error ? e.message : String(e)}` };
   }
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    const value = JSON.parse(text) as unknown;
+    const limit = storyJsonProblem(value);
+    return limit ? { ok: false, code: limit.code, message: `${file}: ${limit.message}` } : { ok: true, value };
   } catch {
     const { offset, reason } = jsonErrorAt(text);
     const before = text.slice(0, offset).split('\n');
@@ -94,11 +102,18 @@ export function summary(file: string, problems: readonly Problem[]): string {
   return `${file}: ${errors === 0 ? 'ok' : 'failed'} (${counts})`;
 }
 
+/** Problems printed per file; the rest are counted (they are all in --json). */
+export const MAX_PROBLEMS_SHOWN = 200;
+
 /** One problem per line, `severity  path  code  message`, with the columns aligned within a file. */
-export function formatProblems(problems: readonly Problem[]): string[] {
+export function formatProblems(all: readonly Problem[]): string[] {
+  const problems = all.slice(0, MAX_PROBLEMS_SHOWN);
   const pathWidth = Math.min(56, Math.max(0, ...problems.map((p) => p.path.length)));
   const codeWidth = Math.max(0, ...problems.map((p) => p.code.length));
-  return problems.map((p) => `  ${p.severity.padEnd(7)}  ${p.path.padEnd(pathWidth)}  ${p.code.padEnd(codeWidth)}  ${p.message}`);
+  const lines = problems.map((p) => `  ${p.severity.padEnd(7)}  ${p.path.padEnd(pathWidth)}  ${p.code.padEnd(codeWidth)}  ${p.message}`);
+  const more = all.length - problems.length;
+  if (more > 0) lines.push(`  ... and ${more.toLocaleString('en-US')} more problems (fix these first, or see them all with --json)`);
+  return lines;
 }
 
 type FileResult = { file: string; ok: boolean; problems: Problem[] };
@@ -118,7 +133,8 @@ Examples:
   $ looptale story validate fixtures/stories/lantern-keeper/story.json
   $ looptale story validate fixtures/stories/*/story.json --json
 
-Exit codes: 0 no errors (warnings allowed), 1 a story has errors, 2 a file is unreadable or not JSON.`)
+Exit codes: 0 no errors (warnings allowed), 1 a story has errors, 2 a file is unreadable, not JSON, or beyond the
+limits of a story file (4 MB, 32 levels deep, 100,000 keys, 200,000 values).`)
     .action((files: string[], opts: { json?: boolean }) => {
       const results: FileResult[] = [];
       let unreadable = false;

@@ -1,5 +1,6 @@
 // `looptale story ...`: the story maker's commands. Each subcommand is registered from its own file.
 import type { Command } from 'commander';
+import { addAuthors } from './authors.js';
 import { addGraph } from './story-graph.js';
 import { addExport, addImport } from './story-import.js';
 import { addLintSpeech } from './story-lint-speech.js';
@@ -15,6 +16,7 @@ const subcommands: StorySubcommand[] = [
   addLintSpeech,
   addImport,
   addExport,
+  addAuthors,
 ];
 
 export function register(program: Command): void {

@@ -1,7 +1,8 @@
 // Reading a story file from disk for the CLI: the only place the story commands touch the file system.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ApiError } from '../../engine/client/api/http.js';
 import { Story } from '../../engine/story/format.js';
+import { storyFileSizeProblem, storyJsonProblem } from '../../engine/story/limits.js';
 
 export class CliError extends Error {
   constructor(message: string, readonly exitCode = 2) {
@@ -9,18 +10,26 @@ export class CliError extends Error {
   }
 }
 
+/** A story file's JSON, within the limits of a story file (engine/story/limits.ts); a CliError (exit 2) otherwise. */
 export function readJsonFile(file: string): unknown {
   let text: string;
   try {
+    const tooLarge = storyFileSizeProblem(statSync(file).size);
+    if (tooLarge) throw new CliError(`${file} is not read: ${tooLarge}`);
     text = readFileSync(file, 'utf8');
   } catch (e) {
+    if (e instanceof CliError) throw e;
     throw new CliError(`Cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (e) {
     throw new CliError(`${file} is not valid JSON: ${(e as Error).message}`);
   }
+  const limit = storyJsonProblem(value);
+  if (limit) throw new CliError(`${file}: ${limit.message}`);
+  return value;
 }
 
 /** Loads and parses a story; a story that does not parse is a usage error pointing at `story validate`. */

@@ -74,16 +74,37 @@ function rng(seed: number): () => number {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Retries a request the server rate-limited (429), backing off; other errors pass through. */
+/**
+ * A failure a client retries: rate-limited (429), or the request never got an answer from a live process (the network,
+ * or a load balancer's 502/503/504 when the process behind it died: tests/multi-machine.test.ts kills one).
+ */
+function transient(e: unknown): boolean {
+  return e instanceof ApiError && (e.status === 429 || e.status === 0 || e.status === 502 || e.status === 503 || e.status === 504);
+}
+
+/** Retries a request that failed transiently, backing off; other errors pass through. */
 async function patiently<T>(fn: () => Promise<T>, tries = 30): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await fn();
     } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 429 || i >= tries) throw e;
+      if (!transient(e) || i >= tries) throw e;
       await sleep(Math.min(5000, 250 * i));
     }
   }
+}
+
+/** Signs a new player up; a retry after a lost answer may find the account made: then it signs in. */
+async function signUpPatiently(api: Api, email: string, password: string): Promise<void> {
+  let lost = false;
+  await patiently(async () => {
+    try {
+      await (lost ? api.signInOrUp(email, password) : api.signUp(email, password));
+    } catch (e) {
+      if (transient(e) && (e as ApiError).status !== 429) lost = true;
+      throw e;
+    }
+  });
 }
 
 /** Clips of fixtures/audio (sidecar JSON with the spoken text), by text. */
@@ -178,8 +199,8 @@ export class LoadRunner {
 
   async #player(i: number, deadline: number): Promise<void> {
     const api = new Api(this.o.url);
-    await patiently(() => api.signUp(`load-${i}-${randomUUID()}@example.com`, this.o.password));
-    let socket = await GameSocket.connect(this.o.url, api.token ?? '');
+    await signUpPatiently(api, `load-${i}-${randomUUID()}@example.com`, this.o.password);
+    let socket = await patiently(() => GameSocket.connect(this.o.url, api.token ?? ''));
     this.connected++;
     // First AUDIO_ANSWER of each input, measured from its sending (speech follows the turn's GAME_OUTPUT).
     const audioWatch = new Map<string, number>();
@@ -285,10 +306,15 @@ export class LoadRunner {
         await sleep(this.o.thinkTimeS * 1000 * (0.5 + this.#rand()));
       }
       if (!over) {
+        let tries = 0;
         try {
-          await patiently(() => api.request('POST', `/api/player-stories/${run.id}/end`));
-        } catch {
-          this.#error('end run failed');
+          await patiently(() => {
+            tries++;
+            return api.request('POST', `/api/player-stories/${run.id}/end`);
+          });
+        } catch (e) {
+          // A retry after a lost answer finds the run already ended (409): that is done, not failed.
+          if (!(tries > 1 && e instanceof ApiError && e.status === 409)) this.#error('end run failed');
         }
       }
     }

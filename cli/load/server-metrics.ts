@@ -21,11 +21,12 @@ export type ServerMetrics = {
 export type Scrape = { ok: true; samples: Sample[] } | { ok: false; error: string };
 
 /** GET /metrics, parsed; never throws. */
-export async function scrapeMetrics(url: string, timeoutMs = 10_000): Promise<Scrape> {
+/** Reads GET /metrics; METRICS_TOKEN (environment) is sent as a bearer token when the server wants one. */
+export async function scrapeMetrics(url: string, timeoutMs = 10_000, token = process.env.METRICS_TOKEN): Promise<Scrape> {
   try {
-    const res = await fetch(`${url.replace(/\/+$/, '')}/metrics`, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(`${url.replace(/\/+$/, '')}/metrics`, { signal: AbortSignal.timeout(timeoutMs), ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}) });
     const text = await res.text();
-    if (!res.ok) return { ok: false, error: `GET /metrics answered HTTP ${res.status}` };
+    if (!res.ok) return { ok: false, error: `GET /metrics answered HTTP ${res.status}${res.status === 401 ? ' (set METRICS_TOKEN)' : res.status === 403 ? ' (the server serves metrics to its own machine only)' : ''}` };
     const parsed = parsePrometheus(text);
     if (!parsed.ok) return { ok: false, error: `GET /metrics is not in the Prometheus text format (${parsed.error})` };
     if (!parsed.samples.length) return { ok: false, error: 'GET /metrics has no samples' };

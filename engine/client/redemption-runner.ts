@@ -39,13 +39,14 @@ export type RedemptionPorts = {
   clock: Clock;
   /** The ticket list is stale (a query invalidation in the web app). */
   refetchTickets: () => void;
-  onChange: (view: RedemptionView) => void;
+  onChange?: (view: RedemptionView) => void;
   log?: (message: string) => void;
 };
 
 export class RedemptionRunner {
   #view: RedemptionView;
   readonly #timers: TimerHost;
+  readonly #listeners = new Set<() => void>();
   #disposed = false;
 
   constructor(readonly ticketId: string, readonly ports: RedemptionPorts) {
@@ -85,6 +86,21 @@ export class RedemptionRunner {
     this.send({ type: 'reset' });
   }
 
+  /**
+   * For React's useSyncExternalStore: the view changed. When the last listener leaves (the modal closed), the
+   * redemption is abandoned: its timers stop and a late answer changes nothing.
+   */
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    this.#disposed = false;
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) this.dispose();
+    };
+  };
+
+  getView = (): RedemptionView => this.#view;
+
   dispose(): void {
     this.#disposed = true;
     this.#timers.clear();
@@ -92,7 +108,8 @@ export class RedemptionRunner {
 
   #set(view: RedemptionView): void {
     this.#view = view;
-    this.ports.onChange(view);
+    this.ports.onChange?.(view);
+    for (const l of this.#listeners) l();
   }
 
   #effect(e: RedemptionEffect): void {

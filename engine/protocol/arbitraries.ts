@@ -7,7 +7,7 @@ import {
 import { type EquipmentForging, type EquippedItem, type GameOutput, type OutputCharacter, type OutputOpponent } from '../schema/game-output.js';
 import { type CardModifier, type CardModifierNotification, type Notification } from '../schema/notification.js';
 import { type BattleAction } from '../schema/player.js';
-import { type AudioAnswerFrame, type AudioAnswerHeader, type ClientFrame, type Frame, type ServerFrame, type UserInputFrame } from './frames.js';
+import { type AccessTokenFrame, type AudioAnswerFrame, type AudioAnswerHeader, type ClientFrame, type Frame, type ServerFrame, type UserInputFrame } from './frames.js';
 import {
   AUDIO_FORMATS, MAX_SAMPLE_RATE, MAX_SELECTED_CHARACTERS, MAX_TRANSCRIPTION_CHARS, MIN_SAMPLE_RATE, type UserInput,
 } from './user-input.js';
@@ -220,7 +220,12 @@ export const audioAnswerFrameArb: fc.Arbitrary<AudioAnswerFrame> = fc.record({
   audio: audioBytesArb,
 });
 
-export const clientFrameArb: fc.Arbitrary<ClientFrame> = userInputFrameArb;
+export const accessTokenFrameArb: fc.Arbitrary<AccessTokenFrame> = fc.record({
+  type: fc.constant('ACCESS_TOKEN' as const),
+  accessToken: fc.string({ minLength: 1, maxLength: 300 }),
+});
+
+export const clientFrameArb: fc.Arbitrary<ClientFrame> = fc.oneof({ arbitrary: userInputFrameArb, weight: 4 }, { arbitrary: accessTokenFrameArb, weight: 1 });
 
 export const serverFrameArb: fc.Arbitrary<ServerFrame> = fc.oneof(
   audioAnswerFrameArb,

@@ -65,7 +65,7 @@ describe('round trip: decode(encode(frame)) equals frame', () => {
   it('with the wrong decoder, fails with protocol/wrong_direction only', () => {
     fc.assert(fc.property(frameArb, (frame) => {
       const wire = encodeFrame(frame);
-      const r = frame.type === 'USER_INPUT' ? decodeServerFrame(wire) : decodeClientFrame(wire);
+      const r = frame.type === 'USER_INPUT' || frame.type === 'ACCESS_TOKEN' ? decodeServerFrame(wire) : decodeClientFrame(wire);
       expect(r.ok ? 'ok' : r.error.code).toBe('protocol/wrong_direction');
     }), { numRuns: 100 });
   });

@@ -126,7 +126,7 @@ describe('decoding valid frames', () => {
   it('returns audio as a view over the input bytes, without copying', () => {
     const wire = encodeFrame({ type: 'USER_INPUT', input: sampleUserInput(), audio: Uint8Array.of(1, 2, 3) });
     const r = decodeClientFrame(wire);
-    if (!r.ok) throw new Error(r.error.message);
+    if (!r.ok || r.frame.type !== 'USER_INPUT') throw new Error(r.ok ? r.frame.type : r.error.message);
     expect(r.frame.audio?.buffer).toBe(wire.buffer);
     wire[wire.length - 1] = 9;
     expect(r.frame.audio).toEqual(Uint8Array.of(1, 2, 9));

@@ -10,7 +10,9 @@ import {
   ProtocolErrorCode as E,
   showTypeName,
 } from './errors.js';
+import { checkJson, mayHoldSurrogateEscape, showJsonPath } from '../schema/json-guard.js';
 import {
+  type AccessTokenFrame,
   type AudioAnswerFrame,
   type ClientFrame,
   type Frame,
@@ -58,6 +60,8 @@ export function encodeFrame(frame: Frame): Uint8Array<ArrayBuffer> {
   switch (frame.type) {
     case 'USER_INPUT':
       return build(frame.type, JSON.stringify(frame.input), frame.audio);
+    case 'ACCESS_TOKEN':
+      return build(frame.type, JSON.stringify({ access_token: frame.accessToken }));
     case 'AUDIO_ANSWER':
       if (frame.audio.length === 0) {
         throw new RangeError('An AUDIO_ANSWER frame needs at least one byte of audio.');
@@ -123,6 +127,7 @@ export function utf8Length(text: string): number {
 export function decodeClientFrame(bytes: Uint8Array | ArrayBuffer, opts?: DecodeOptions): DecodeResult<ClientFrame> {
   const head = readHead(bytes, opts);
   if (!head.ok) return head;
+  if (head.type === 'ACCESS_TOKEN') return decodeAccessToken(head.view, head.start);
   if (head.type !== 'USER_INPUT') return wrongDirection(head.type, 'the server');
   return decodeUserInput(head.view, head.start);
 }
@@ -134,7 +139,7 @@ export function decodeClientFrame(bytes: Uint8Array | ArrayBuffer, opts?: Decode
 export function decodeServerFrame(bytes: Uint8Array | ArrayBuffer, opts?: DecodeOptions): DecodeResult<ServerFrame> {
   const head = readHead(bytes, opts);
   if (!head.ok) return head;
-  if (head.type === 'USER_INPUT') return wrongDirection(head.type, 'a client');
+  if (head.type === 'USER_INPUT' || head.type === 'ACCESS_TOKEN') return wrongDirection(head.type, 'a client');
   return decodeServerBody(head.type, head.view, head.start);
 }
 
@@ -143,6 +148,7 @@ export function decodeFrame(bytes: Uint8Array | ArrayBuffer, opts?: DecodeOption
   const head = readHead(bytes, opts);
   if (!head.ok) return head;
   if (head.type === 'USER_INPUT') return decodeUserInput(head.view, head.start);
+  if (head.type === 'ACCESS_TOKEN') return decodeAccessToken(head.view, head.start);
   return decodeServerBody(head.type, head.view, head.start);
 }
 
@@ -197,6 +203,11 @@ function decodeUserInput(view: Uint8Array, start: number): DecodeResult<UserInpu
   if (!input.ok) return input;
   if (sep === -1) return { ok: true, frame: { type: 'USER_INPUT', input: input.value } };
   return { ok: true, frame: { type: 'USER_INPUT', input: input.value, audio: plainView(view, sep + 1, view.length) } };
+}
+
+function decodeAccessToken(view: Uint8Array, start: number): DecodeResult<AccessTokenFrame> {
+  const r = parseJson('ACCESS_TOKEN', JSON_SCHEMAS.ACCESS_TOKEN, view, start, view.length);
+  return r.ok ? { ok: true, frame: { type: 'ACCESS_TOKEN', accessToken: r.value.access_token } } : r;
 }
 
 function decodeAudioAnswer(view: Uint8Array, start: number): DecodeResult<AudioAnswerFrame> {
@@ -255,6 +266,12 @@ function parseJson<T>(type: MessageType, schema: z.ZodType<T>, view: Uint8Array,
     json = JSON.parse(text.value);
   } catch (err) {
     return fail(E.BAD_JSON, `The ${what} is not valid JSON: ${describeJsonError(err)}`);
+  }
+  // JSON may escape a lone surrogate ("\ud800"): valid JSON, but no text store can hold it. Rare, so only walk when
+  // the text has such an escape.
+  if (mayHoldSurrogateEscape(text.value)) {
+    const bad = checkJson(json, { maxDepth: Number.MAX_SAFE_INTEGER });
+    if (bad) return fail(E.INVALID_TEXT, `The ${what} has invalid text at ${showJsonPath(bad.path)}: it ${bad.message}.`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

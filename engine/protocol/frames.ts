@@ -22,6 +22,15 @@ export interface UserInputFrame {
   audio?: Uint8Array;
 }
 
+/** The JSON of an ACCESS_TOKEN frame: a fresh access token for the socket's user. */
+export const AccessTokenPayload = z.object({ access_token: z.string().min(1).max(8192) });
+export type AccessTokenPayload = z.infer<typeof AccessTokenPayload>;
+
+export interface AccessTokenFrame {
+  type: 'ACCESS_TOKEN';
+  accessToken: string;
+}
+
 export interface AudioAnswerFrame {
   type: 'AUDIO_ANSWER';
   header: AudioAnswerHeader;
@@ -49,7 +58,7 @@ export interface ErrorMessageFrame {
   message: string;
 }
 
-export type ClientFrame = UserInputFrame;
+export type ClientFrame = UserInputFrame | AccessTokenFrame;
 export type ServerFrame =
   | AudioAnswerFrame
   | GameOutputFrame
@@ -68,6 +77,7 @@ export type _ServerTypesMatch = Assert<Same<ServerFrame['type'], ServerMessageTy
 /** The schema that validates the JSON of each JSON-carrying type. */
 export const JSON_SCHEMAS = {
   USER_INPUT: UserInput,
+  ACCESS_TOKEN: AccessTokenPayload,
   AUDIO_ANSWER: AudioAnswerHeader,
   GAME_OUTPUT: GameOutput,
   EQUIPMENT_FORGING: EquipmentForging,

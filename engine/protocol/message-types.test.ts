@@ -10,17 +10,18 @@ import {
 } from './message-types.js';
 
 describe('message types', () => {
-  it('lists the six types of game spec §7, each named after its key', () => {
+  it('lists the six types of game spec §7 and ACCESS_TOKEN, each named after its key', () => {
     expect([...MESSAGE_TYPES].sort()).toEqual(
-      ['AUDIO_ANSWER', 'CARD_MODIFIER_NOTIFICATION', 'EQUIPMENT_FORGING', 'ERROR_MESSAGE', 'GAME_OUTPUT', 'USER_INPUT'],
+      ['ACCESS_TOKEN', 'AUDIO_ANSWER', 'CARD_MODIFIER_NOTIFICATION', 'EQUIPMENT_FORGING', 'ERROR_MESSAGE', 'GAME_OUTPUT', 'USER_INPUT'],
     );
     for (const [key, value] of Object.entries(MessageType)) expect(key).toBe(value);
   });
 
-  it('sends USER_INPUT to the server and everything else to clients', () => {
-    expect(CLIENT_MESSAGE_TYPES).toEqual(['USER_INPUT']);
+  it('sends USER_INPUT and ACCESS_TOKEN to the server and everything else to clients', () => {
+    expect(CLIENT_MESSAGE_TYPES).toEqual(['USER_INPUT', 'ACCESS_TOKEN']);
     expect(SERVER_MESSAGE_TYPES).toHaveLength(5);
     expect(MESSAGE_DIRECTION.USER_INPUT).toBe('client_to_server');
+    expect(MESSAGE_DIRECTION.ACCESS_TOKEN).toBe('client_to_server');
     for (const t of SERVER_MESSAGE_TYPES) expect(MESSAGE_DIRECTION[t]).toBe('server_to_client');
   });
 

@@ -4,6 +4,11 @@
 export const MessageType = {
   /** Client -> server: JSON input, optionally followed by `\0` and recorded audio. */
   USER_INPUT: 'USER_INPUT',
+  /**
+   * Client -> server: JSON `{ "access_token": "<jwt>" }`, a fresh access token of the same user (after a refresh), so
+   * the socket stays open past the expiry of the token it was opened with. Not in the spec: Looptale's addition.
+   */
+  ACCESS_TOKEN: 'ACCESS_TOKEN',
   /** Server -> client: JSON header, `\0`, MP3 audio. */
   AUDIO_ANSWER: 'AUDIO_ANSWER',
   /** Server -> client: JSON `GameOutput`. */
@@ -26,6 +31,7 @@ export type Direction = (typeof Direction)[keyof typeof Direction];
 /** Which way each message type travels. A frame going the other way is rejected with 'protocol/wrong_direction'. */
 export const MESSAGE_DIRECTION = {
   USER_INPUT: Direction.CLIENT_TO_SERVER,
+  ACCESS_TOKEN: Direction.CLIENT_TO_SERVER,
   AUDIO_ANSWER: Direction.SERVER_TO_CLIENT,
   GAME_OUTPUT: Direction.SERVER_TO_CLIENT,
   EQUIPMENT_FORGING: Direction.SERVER_TO_CLIENT,

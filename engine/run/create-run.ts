@@ -5,7 +5,6 @@ import type { PlayerCharacter, PlayerStory } from '../schema/player.js';
 import { indexStory } from '../story/story-index.js';
 import type { Draft } from './draft.js';
 import { enterMoment, type EnterResult } from './enter-moment.js';
-import { allRuns } from './state.js';
 import { ERR, fail, type StepFailure } from './errors.js';
 import type { CreateRunEvent } from './events.js';
 import { finishRun, isFinished } from './end-run.js';
@@ -31,7 +30,9 @@ export function createRun(d: Draft, ev: CreateRunEvent): CreateRunResult {
 
   // 3. Reset progress: successful runs and moment completions are forgotten.
   if (ev.reset_progress) {
-    for (const r of allRuns(d.state)) if (r.is_successful_run) d.put('player_stories', { ...r, is_successful_run: false });
+    // Earlier runs' rows are reset by the store (the reset_progress effect); the latest one is in the state.
+    if (d.state.run?.is_successful_run) d.put('player_stories', { ...d.state.run, is_successful_run: false });
+    d.state.history = { ...d.state.history, successful: 0 };
     d.state.completion_counts = {};
     d.emit({ type: 'reset_progress', user_id: d.state.user_id, blueprint_story_id: story.id });
   }

@@ -5,7 +5,7 @@ import type { PlayerStory } from '../schema/player.js';
 import type { Story } from '../story/format.js';
 import type { Effect, TableName } from './effects.js';
 import { TABLES } from './effects.js';
-import { allRuns, type GameState } from './state.js';
+import type { GameState } from './state.js';
 
 export type StepContext = {
   /** Milliseconds since the epoch, from the host's clock (or a simulated one). */
@@ -69,26 +69,24 @@ export class Draft {
   #putRun<T extends Row>(row: T): T {
     const s = this.state;
     const run = row as unknown as PlayerStory;
-    if (!s.run || s.run.id === run.id) s.run = run;
-    else {
-      const i = s.past_runs.findIndex((r) => r.id === run.id);
-      if (i < 0) {
-        // A new run: the latest one becomes history.
-        s.past_runs = [...s.past_runs, s.run];
-        s.run = run;
-      } else {
-        const next = s.past_runs.slice();
-        next[i] = run;
-        s.past_runs = next;
-      }
+    if (s.run && s.run.id !== run.id) {
+      // A new run: the latest one becomes history (its row stays in the store).
+      const prev = s.run;
+      const h = s.history;
+      s.history = {
+        runs: h.runs + 1,
+        best_rank: prev.loop_rank === null ? h.best_rank : h.best_rank === null ? prev.loop_rank : Math.min(h.best_rank, prev.loop_rank),
+        successful: h.successful + (prev.is_successful_run ? 1 : 0),
+      };
     }
+    s.run = run;
     this.effects.push({ type: 'persist', table: 'player_stories', row: row as unknown as Row & Record<string, unknown> });
     return row;
   }
 
   /** Updates a row found by id with a patch; returns the new row. */
   patch<T extends Row>(table: TableName, id: string, patch: Partial<T>): T {
-    const rows = (table === 'player_stories' ? allRuns(this.state) : this.state[TABLES[table]]) as unknown as T[];
+    const rows = (table === 'player_stories' ? (this.state.run ? [this.state.run] : []) : this.state[TABLES[table]]) as unknown as T[];
     const row = rows.find((r) => r.id === id);
     if (!row) throw new Error(`patch: no ${table} row ${id}`);
     return this.put(table, { ...row, ...patch });

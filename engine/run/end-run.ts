@@ -21,7 +21,7 @@ export function isFinished(run: PlayerStory): boolean {
 
 /** Ends the run as won or lost, stores its rank, and awards a golden ticket on the first Rank A (or S). */
 export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
-  const run = d.state.run?.id === runId ? d.state.run : d.state.past_runs.find((r) => r.id === runId);
+  const run = d.state.run?.id === runId ? d.state.run : undefined;
   if (!run) throw new Error(`finishRun: no run ${runId}`);
   const rank = rankForRun({
     won,
@@ -30,8 +30,7 @@ export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
     perfectAnswers: run.perfect_answers,
     cleanBattlesWon: run.clean_battles_won,
   }, d.story.rank_thresholds);
-  let earlierBest = 8;
-  for (const r of d.state.past_runs) if (r.id !== runId && r.loop_rank !== null && r.loop_rank < earlierBest) earlierBest = r.loop_rank;
+  const earlierBest = d.state.history.best_rank ?? 8;
   d.put('player_stories', {
     ...run,
     loop_status: won ? LOOP_STATUS.won : LOOP_STATUS.lost,

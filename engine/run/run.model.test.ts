@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LOOP_STATUS } from '../schema/enums.js';
 import { Harness } from './test-harness.js';
-import { allRuns } from './state.js';
+import { runCount } from './state.js';
 import { testStory } from './test-story.js';
 
 type Model = { runs: number; ongoing: boolean; interactions: number; max: number; started: boolean; lastInput: string | null };
@@ -22,7 +22,7 @@ function sync(m: Model, r: Real): void {
 
 function check(m: Model, r: Real): void {
   const run = r.h.state.run;
-  expect(allRuns(r.h.state).length).toBe(m.runs);
+  expect(runCount(r.h.state)).toBe(m.runs);
   if (!run) return;
   expect(run.loop_number).toBe(m.runs);
   expect(run.loop_current_number_of_interactions).toBe(m.interactions);

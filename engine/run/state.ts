@@ -1,5 +1,5 @@
 // The engine's state for one user and one story: every row the rules read or write, the seeded random source,
-// and the small memories the rules need (auto-skip log, line variety, processed inputs). It saves to JSON and
+// and the small memories the rules need (earlier runs summed up, auto-skip log, line variety, processed inputs). It saves to JSON and
 // loads back (GameState.parse) to play on identically.
 import { z } from 'zod';
 import {
@@ -7,16 +7,27 @@ import {
   PlayerItem, PlayerMoment, PlayerOpponent, PlayerStory, Ticket,
 } from '../schema/player.js';
 
-export const GameState = z.object({
-  version: z.literal(1),
+/** What the rules need of the runs before the latest one (their rows stay in the store, never in the state). */
+export const RunHistory = z.object({
+  /** Runs before the latest one. */
+  runs: z.number().int().min(0),
+  /** Their best (lowest) rank, null when none was ranked. */
+  best_rank: z.number().int().nullable(),
+  /** How many of them were successful (since the last progress reset). */
+  successful: z.number().int().min(0),
+});
+export type RunHistory = z.infer<typeof RunHistory>;
+
+const GameStateV2 = z.object({
+  version: z.literal(2),
   user_id: z.string().min(1),
   story_id: z.string().min(1),
   /** State of the seeded random source (engine/random.ts). */
   rng: z.number().int().min(0).max(0xffffffff),
   /** The latest run (the only one play changes), or null before the first. */
   run: PlayerStory.nullable(),
-  /** Earlier runs of this user in this story, oldest first (kept apart so that a turn never copies the history). */
-  past_runs: z.array(PlayerStory),
+  /** Earlier runs of this user in this story, summed up: the state, so every turn's write, stays the same size. */
+  history: RunHistory,
   /** Rows of the latest run. */
   moments: z.array(PlayerMoment),
   characters: z.array(PlayerCharacter),
@@ -39,16 +50,34 @@ export const GameState = z.object({
   /** Last line variant used per key, so a character never repeats its last line to this player. */
   line_memory: z.record(z.string(), z.number().int().min(0)),
 });
-export type GameState = z.infer<typeof GameState>;
+
+/**
+ * Version 1 kept every earlier run's row (past_runs), so the state grew with each run; it loads as version 2 with
+ * those rows summed up.
+ */
+function upgrade(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const v1 = raw as { version?: unknown; past_runs?: unknown };
+  if (v1.version !== 1 || !Array.isArray(v1.past_runs)) return raw;
+  const { past_runs: past, ...rest } = v1 as { past_runs: { loop_rank?: unknown; is_successful_run?: unknown }[] } & Record<string, unknown>;
+  const ranks = past.map((r) => r.loop_rank).filter((r): r is number => typeof r === 'number');
+  return {
+    ...rest, version: 2,
+    history: { runs: past.length, best_rank: ranks.length ? Math.min(...ranks) : null, successful: past.filter((r) => r.is_successful_run === true).length },
+  };
+}
+
+export const GameState = z.preprocess(upgrade, GameStateV2);
+export type GameState = z.infer<typeof GameStateV2>;
 
 export function initialState(userId: string, storyId: string, seed: number): GameState {
   return {
-    version: 1,
+    version: 2,
     user_id: userId,
     story_id: storyId,
     rng: seed >>> 0,
     run: null,
-    past_runs: [],
+    history: { runs: 0, best_rank: null, successful: 0 },
     moments: [],
     characters: [],
     items: [],
@@ -72,9 +101,17 @@ export function currentRun(s: GameState): PlayerStory | undefined {
   return s.run ?? undefined;
 }
 
-/** Every run, oldest first. */
-export function allRuns(s: GameState): PlayerStory[] {
-  return s.run ? [...s.past_runs, s.run] : s.past_runs;
+/** Runs played so far, the latest included. */
+export function runCount(s: GameState): number {
+  return s.history.runs + (s.run ? 1 : 0);
+}
+
+/** The best (lowest) rank of every run so far, null when none was ranked. */
+export function bestRankOf(s: GameState): number | null {
+  const latest = s.run?.loop_rank ?? null;
+  const past = s.history.best_rank;
+  if (latest === null) return past;
+  return past === null ? latest : Math.min(past, latest);
 }
 
 export function currentMoment(s: GameState): PlayerMoment | undefined {

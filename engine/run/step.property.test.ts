@@ -5,12 +5,17 @@ import { SeededRandom } from '../random.js';
 import { LOOP_STATUS } from '../schema/enums.js';
 import type { GameEvent } from './events.js';
 import { GameEvent as GameEventSchema } from './events.js';
-import { allRuns, GameState, initialState } from './state.js';
+import { GameState, initialState } from './state.js';
+import type { PlayerStory } from '../schema/player.js';
 import { step } from './step.js';
 import { randomEvent } from './test-bot.js';
 import { testStory } from './test-story.js';
 
-type Played = { events: GameEvent[]; times: number[]; states: GameState[]; final: GameState; outputs: ReturnType<typeof step>[] };
+type Played = {
+  events: GameEvent[]; times: number[]; states: GameState[]; final: GameState; outputs: ReturnType<typeof step>[];
+  /** Every run's row after each successful step (the state keeps only the latest run; the others are in the store). */
+  runs: PlayerStory[][];
+};
 
 /** Plays `n` random events from a fresh state; failed steps (expected refusals) are kept out of the log. */
 function play(seed: number, n: number): Played {
@@ -21,6 +26,8 @@ function play(seed: number, n: number): Played {
   const times: number[] = [];
   const states: GameState[] = [s];
   const outputs: ReturnType<typeof step>[] = [];
+  const rows = new Map<string, PlayerStory>();
+  const runs: PlayerStory[][] = [[]];
   for (let i = 0; i < n; i++) {
     const ev = GameEventSchema.parse(randomEvent(s, testStory, r));
     now += 500 + r.int(9000);
@@ -31,8 +38,10 @@ function play(seed: number, n: number): Played {
     events.push(ev);
     times.push(now);
     states.push(s);
+    for (const e of res.effects) if (e.type === 'persist' && e.table === 'player_stories') rows.set(e.row.id, e.row as unknown as PlayerStory);
+    runs.push([...rows.values()]);
   }
-  return { events, times, states, final: s, outputs };
+  return { events, times, states, final: s, outputs, runs };
 }
 
 function replay(seed: number, events: readonly GameEvent[], times: readonly number[], from?: GameState): GameState {
@@ -50,8 +59,8 @@ const seeds = fc.integer({ min: 0, max: 0x7fffffff });
 describe('engine properties', () => {
   it('interactions never exceed the cap', () => {
     fc.assert(fc.property(seeds, (seed) => {
-      for (const s of play(seed, 150).states) {
-        for (const run of allRuns(s)) expect(run.loop_current_number_of_interactions).toBeLessThanOrEqual(run.loop_max_number_of_interactions);
+      for (const runs of play(seed, 150).runs) {
+        for (const run of runs) expect(run.loop_current_number_of_interactions).toBeLessThanOrEqual(run.loop_max_number_of_interactions);
       }
     }), { numRuns: 60 });
   });
@@ -72,8 +81,8 @@ describe('engine properties', () => {
   it('a finished run stays finished, with its rank', () => {
     fc.assert(fc.property(seeds, (seed) => {
       const seen = new Map<string, { status: string; rank: number | null }>();
-      for (const s of play(seed, 200).states) {
-        for (const run of allRuns(s)) {
+      for (const runs of play(seed, 200).runs) {
+        for (const run of runs) {
           const before = seen.get(run.id);
           if (before && before.status !== LOOP_STATUS.ongoing) expect({ status: run.loop_status, rank: run.loop_rank }).toEqual(before);
           if (run.loop_status !== LOOP_STATUS.ongoing) expect(run.loop_rank).not.toBeNull();

@@ -49,9 +49,13 @@ describe('run creation (accounts spec §4)', () => {
     h.say('left', { outcome: 'complete', next_moment_id: T.reward });
     h.start();
     h.say('the cloak', { award: { reward_type: 'item', id: T.cloak } });
+    const firstRun = h.state.run?.id;
     const second = h.create();
     expect(second.run?.loop_number).toBe(2);
-    expect(h.state.past_runs[0]).toMatchObject({ loop_status: LOOP_STATUS.lost, loop_rank: 7 });
+    // The abandoned run is stored lost with rank F; the state keeps it summed up.
+    const stored = second.effects.find((e) => e.type === 'persist' && e.table === 'player_stories' && e.row.id === firstRun);
+    expect(stored?.type === 'persist' ? stored.row : null).toMatchObject({ loop_status: LOOP_STATUS.lost, loop_rank: 7 });
+    expect(h.state.history).toEqual({ runs: 1, best_rank: 7, successful: 0 });
     expect(h.state.items.map((i) => i.name).sort()).toEqual(['Cloak', 'Lamp']);
     expect(h.state.items.every((i) => i.player_story_id === second.run?.id)).toBe(true);
   });

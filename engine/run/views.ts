@@ -6,7 +6,7 @@ import type { BlueprintMoment, Story } from '../story/format.js';
 import { indexStory } from '../story/story-index.js';
 import { localize } from '../story/text.js';
 import { outputCharacters } from './output.js';
-import { allRuns, availableItems, currentMoment, currentRun, type GameState } from './state.js';
+import { availableItems, bestRankOf, currentMoment, currentRun, type GameState } from './state.js';
 
 const image = (url: string, kind: 'image' | 'video' = 'image'): ImageDetails => ({ media_url: url, media_kind: kind });
 
@@ -15,8 +15,7 @@ function enrolled(s: GameState): EnrolledCharacter[] {
 }
 
 export function bestRank(s: GameState): number | null {
-  const ranks = allRuns(s).map((r) => r.loop_rank).filter((r): r is number => r !== null);
-  return ranks.length ? Math.min(...ranks) : null;
+  return bestRankOf(s);
 }
 
 function currentBlueprint(s: GameState, story: Story): BlueprintMoment | undefined {

@@ -6,9 +6,9 @@ import {
   RewardType, StyleTag,
 } from '../schema/enums.js';
 import { IsoTime, UuidV4 } from '../schema/ids.js';
-import { Text } from './text.js';
+import { MAX_CATALOGUE_DESCRIPTION_CHARS, Text, textOf } from './text.js';
 
-export const Media = z.object({ kind: MediaKind.default('image'), url: z.string().min(1) }).strict();
+export const Media = z.object({ kind: MediaKind.default('image'), url: z.string().min(1).max(2000) }).strict();
 export type Media = z.infer<typeof Media>;
 
 /** Phrases the brain recognises, per language. Each phrase is a list of words that must all be heard (fuzzily). */
@@ -24,7 +24,7 @@ export type Voice = z.infer<typeof Voice>;
 
 export const BlueprintCharacter = z.object({
   id: UuidV4,
-  name: z.string().min(1),
+  name: z.string().min(1).max(120),
   description: Text.optional(),
   base_attack: z.number().int().min(0),
   base_health: z.number().int().min(0),
@@ -177,22 +177,27 @@ export type BlueprintMoment = z.infer<typeof BlueprintMoment>;
 export const RankLetter = z.enum(['S', 'A', 'B', 'C', 'D', 'E', 'F']);
 export type RankLetter = z.infer<typeof RankLetter>;
 
+/** An image path or URL. */
+const MediaUrl = z.string().max(2000);
+/** What the catalogue shows of a story stays small: it is sent whole with every catalogue request. */
+const Tag = z.string().max(50);
+
 export const Catalogue = z.object({
-  background_image: z.string().default(''),
-  story_logo_image: z.string().default(''),
-  sample_images: z.array(z.string()).default([]),
-  text_rgba_color: z.string().default('rgba(255,255,255,1)'),
-  background_rgba_color: z.string().default('rgba(0,0,0,1)'),
-  control_rgba_color: z.string().default('rgba(255,255,255,1)'),
-  description: Text,
+  background_image: MediaUrl.default(''),
+  story_logo_image: MediaUrl.default(''),
+  sample_images: z.array(MediaUrl).max(12).default([]),
+  text_rgba_color: z.string().max(64).default('rgba(255,255,255,1)'),
+  background_rgba_color: z.string().max(64).default('rgba(0,0,0,1)'),
+  control_rgba_color: z.string().max(64).default('rgba(255,255,255,1)'),
+  description: textOf(MAX_CATALOGUE_DESCRIPTION_CHARS),
   esbr_rating: RatingKey.default('ESRB_PENDING'),
-  esbr_tags: z.array(z.string()).default([]),
-  genre_tags: z.array(z.string()).default([]),
+  esbr_tags: z.array(Tag).max(20).default([]),
+  genre_tags: z.array(Tag).max(20).default([]),
   interactivity_level: Level.default('Medium'),
   branching_level: Level.default('Medium'),
   estimated_minute_duration: z.number().int().min(1).default(15),
   is_coming_soon: z.boolean().default(false),
-  sound_intro: z.string().optional(),
+  sound_intro: MediaUrl.optional(),
   positive_count: z.number().int().min(0).default(0),
   negative_count: z.number().int().min(0).default(0),
   created_at: IsoTime,
@@ -211,7 +216,7 @@ export const Story = z.object({
   $schema: z.string().optional(),
   format_version: z.literal(1),
   id: UuidV4,
-  name: z.string().min(1),
+  name: z.string().min(1).max(120),
   catalogue: Catalogue,
   loop_max_number_of_interactions: z.number().int().min(1).optional(),
   /** Minimum rank points for each rank of a won run (see engine/rules/rank.ts); defaults apply when absent. */

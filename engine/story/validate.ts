@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { UUID_V4_RE, UuidV4 } from '../schema/ids.js';
 import { BlueprintCharacter, BlueprintItem, BlueprintMoment, BlueprintPlace, Story } from './format.js';
+import { storyJsonProblem } from './limits.js';
 import { checkGraph } from './validate-graph.js';
 import { checkRefs, Report, type Problem, type StoryView } from './validate-refs.js';
 
@@ -149,6 +150,9 @@ function byImportance(a: Problem, b: Problem): number {
 
 /** Validates a parsed JSON value as a story and reports every problem found, not just the first. */
 export function validateStory(raw: unknown): StoryValidation {
+  // A file too deep or too wide for a story is refused before anything walks it (the walks below recurse).
+  const limit = storyJsonProblem(raw);
+  if (limit) return { ok: false, problems: [limit] };
   const parsed = Story.safeParse(raw);
   const r = new Report();
   if (!parsed.success) for (const issue of parsed.error.issues) r.problems.push(...schemaProblem(issue, raw));

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { launchState } from '../../engine/catalogue/launch.js';
 import { rankToLetter } from '../../engine/rules/rank.js';
-import { allRuns, type GameState } from '../../engine/run/state.js';
+import { bestRankOf, runCount, type GameState } from '../../engine/run/state.js';
 import { gameView, momentView, ticketCards } from '../../engine/run/views.js';
 import { PlayLanguage } from '../../engine/schema/enums.js';
 import { GameView, MomentView, TicketCards } from '../../engine/schema/views.js';
@@ -25,7 +25,7 @@ const CreateRun = z.object({
   blueprint_story_id: z.uuid(),
   language: PlayLanguage.default('english'),
   reset_progress: z.boolean().default(false),
-  /** Development servers only: the random seed of the player's first state in this story (to replay a transcript). */
+  /** ALLOW_RUN_SEED=true only: the random seed of the player's first state in this story (to replay a transcript). */
   seed: z.number().int().min(0).max(0xffffffff).optional(),
 }).strict();
 const Redeem = z.object({ card: z.object({ kind: z.enum(['character', 'item']), id: z.uuid() }).strict() }).strict();
@@ -43,7 +43,7 @@ function http(e: unknown): never {
   throw e;
 }
 
-export function gameRoutes(deps: { play: GameService; store: GameStorePort; stories: StoryStorePort; tickets: TicketStorePort; production: boolean }): RouteModule {
+export function gameRoutes(deps: { play: GameService; store: GameStorePort; stories: StoryStorePort; tickets: TicketStorePort; allowSeed: boolean }): RouteModule {
   /** The user's state for the story of one of their runs; 404 when the run is not theirs. */
   async function ownedState(userId: string, playerStoryId: string): Promise<{ state: GameState; storyId: string }> {
     const owner = await deps.store.playerStoryOwner(playerStoryId);
@@ -64,14 +64,16 @@ export function gameRoutes(deps: { play: GameService; store: GameStorePort; stor
     route(app, { method: 'GET', url: '/api/stories/:id/launch', summary: 'Launch state FRESH / ONGOING / COMPLETED with its choices and the best rank', tags: ['launch'], auth: 'user', params: Id, response: Launch },
       async ({ params, user }) => {
         const loaded = await deps.store.loadState(user?.id ?? '', params.id);
-        const runs = loaded ? allRuns(loaded.state) : [];
-        const choice = launchState(runs);
-        const ranks = runs.map((r) => r.loop_rank).filter((r): r is number => r !== null);
-        return { state: choice.state, continue_player_story_id: choice.continueRunId, buttons: [...choice.buttons], best_rank: ranks.length ? rankToLetter(Math.min(...ranks)) : null, runs: runs.length };
+        // The latest run decides (earlier ones are never ongoing: starting a run ends the one before); the state sums
+        // the earlier ones up for the best rank and the count.
+        const s = loaded?.state;
+        const choice = launchState(s?.run ? [s.run] : []);
+        const best = s ? bestRankOf(s) : null;
+        return { state: choice.state, continue_player_story_id: choice.continueRunId, buttons: [...choice.buttons], best_rank: best === null ? null : rankToLetter(best), runs: s ? runCount(s) : 0 };
       });
     route(app, { method: 'POST', url: '/api/player-stories', summary: 'Start a run (the run creation plan, in one transaction)', tags: ['launch'], auth: 'user', body: CreateRun, response: PlayerStory, status: 201 },
       async ({ body, user }) => {
-        if (body.seed !== undefined && deps.production) throw new HttpError(400, 'seed_not_allowed', 'seed is only accepted by development servers (NODE_ENV is production).');
+        if (body.seed !== undefined && !deps.allowSeed) throw new HttpError(400, 'seed_not_allowed', 'seed is accepted only by servers started with ALLOW_RUN_SEED=true (online replays).');
         return deps.play.createRun(user?.id ?? '', body.blueprint_story_id, body).catch(http);
       });
     route(app, { method: 'POST', url: '/api/stories/:id/reset-progress', summary: 'Reset all progress of the story and start a new run', tags: ['launch'], auth: 'user', params: Id, body: z.object({ language: PlayLanguage.default('english') }).strict(), response: PlayerStory, status: 201 },

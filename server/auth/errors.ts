@@ -21,6 +21,8 @@ export class AuthApiError extends Error {
     message: string,
     /** Extra fields for the body (weak_password reasons, OAuth error name on /token). */
     readonly extra: Record<string, unknown> = {},
+    /** Response headers (Retry-After). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
@@ -45,7 +47,7 @@ export function authErrorHandler(log: Logger) {
     else if (err instanceof HttpError) {
       // Raised by the app's own hooks (the per-address request limit) on an auth route.
       const code = err.status === 429 ? 'over_request_rate_limit' : err.status === 404 ? 'not_found' : err.status >= 500 ? 'unexpected_failure' : 'validation_failed';
-      e = new AuthApiError(err.status, code, err.message);
+      e = new AuthApiError(err.status, code, err.message, {}, err.headers);
     } else if (err.statusCode && err.statusCode < 500) {
       const code = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'bad_json' : 'validation_failed';
       e = new AuthApiError(err.statusCode, code, err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Could not parse request body as JSON' : err.message);
@@ -56,6 +58,7 @@ export function authErrorHandler(log: Logger) {
       e = new AuthApiError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
     }
     if (e.status === 401) void reply.header('www-authenticate', 'Bearer');
+    void reply.headers(e.headers);
     return reply.code(e.status).send(errorBody(e));
   };
 }

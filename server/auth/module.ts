@@ -3,7 +3,9 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../config.js';
+import { PgListener } from '../db/listen.js';
 import type { RouteModule, Services } from '../http/app.js';
+import { isLocalRequest } from '../http/local-only.js';
 import { isUuid, type AuthContext } from './context.js';
 import { AuthApiError, authErrorHandler, errorBody } from './errors.js';
 import { googleRoutes } from './google.js';
@@ -54,8 +56,13 @@ export const authModule: RouteModule = async (app, s) => {
 
   const secret = await loadJwtSecret(db, config.JWT_SECRET);
   const baseUrl = baseUrlOf(app, s);
-  const sessions = new Sessions({ db, log, secret, issuer: () => `${baseUrl()}/auth/v1`, ttlS: config.ACCESS_TOKEN_TTL_S, now });
-  if (db.kind === 'postgres') sessions.startPolling();
+  const sessions = new Sessions({ db, log, secret, issuer: () => `${baseUrl()}/auth/v1`, ttlS: config.ACCESS_TOKEN_TTL_S, reuseIntervalS: config.REFRESH_TOKEN_REUSE_INTERVAL_S, now });
+  // Several processes may share a PostgreSQL database: hear of the sessions the others end (LISTEN/NOTIFY).
+  const listener = db.kind === 'postgres' && config.DATABASE_URL ? new PgListener({ url: config.DATABASE_URL, log }) : null;
+  if (listener) {
+    sessions.listenTo(listener);
+    await listener.start();
+  }
   const mailer = new Mailer(config, log, now);
   const ctx: AuthContext = { config, db, log, secret, baseUrl, now, sessions, mailer, limits: new AuthLimits(now, config.AUTH_RATE_LIMIT_SCALE) };
 
@@ -63,7 +70,7 @@ export const authModule: RouteModule = async (app, s) => {
   sweeper.unref();
   s.onClose.push(() => {
     clearInterval(sweeper);
-    sessions.stop();
+    return listener?.close();
   });
 
   const verify = async (token: string): Promise<VerifiedToken | null> => {
@@ -97,8 +104,16 @@ export const authModule: RouteModule = async (app, s) => {
 
   const outbox = mailer.outbox;
   if (outbox) {
-    // Development only (devOutboxEnabled): the emails auth would have sent, with their links and codes.
-    app.get('/dev/outbox', (req) => {
+    // DEV_OUTBOX=true only: the emails auth would have sent, with their links and codes, for loopback peers.
+    log.warn(
+      { dev_outbox: true, host: config.HOST },
+      'DEV OUTBOX IS ON (DEV_OUTBOX=true): the sign-in links and codes of every account are readable at GET /dev/outbox '
+        + 'by anyone on this machine (loopback peers only). Never turn it on for a shared or public server.',
+    );
+    app.get('/dev/outbox', (req, reply) => {
+      if (!isLocalRequest(req)) {
+        return reply.code(403).send({ error: { code: 'forbidden', message: 'The dev outbox answers requests from this machine only (loopback, not through a proxy).' } });
+      }
       const email = (req.query as Record<string, unknown>).email;
       return outbox.list(typeof email === 'string' ? email : undefined);
     });

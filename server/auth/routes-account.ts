@@ -2,6 +2,7 @@
 // /user, POST /logout, GET /settings, GET /health, GET /.well-known/jwks.json.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { checkJson, showJsonPath } from '../../engine/schema/json-guard.js';
 import { emailOrThrow, isUniqueViolation, parseBody, pkceOrThrow, redirectOf, requireSession, sendLink, signIn, type AuthContext } from './context.js';
 import { AuthApiError, invalidCredentials, validationFailed } from './errors.js';
 import { consumeAuthCode } from './one-time-tokens.js';
@@ -9,7 +10,17 @@ import { burnPasswordCheck, hashPassword, needsRehash, passwordWeakness, verifyP
 import { pkceMatches } from './tokens.js';
 import { createUser, ensureEmailIdentity, findUserByEmail, findUserById, identitiesOf, isBanned, normalizeEmail, obfuscatedUserJson, userJson, type UserRow } from './users.js';
 
-const Meta = z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 16_384, 'must be at most 16 KiB of JSON');
+/** User metadata (user_metadata): at most 8 levels deep (the object itself is the first), 200 keys, 16 KiB of JSON. */
+export const META_LIMITS = { maxDepth: 8, maxKeys: 200, maxBytes: 16_384 } as const;
+function metaProblem(m: Record<string, unknown>): string | null {
+  const bad = checkJson(m, { maxDepth: META_LIMITS.maxDepth, maxKeys: META_LIMITS.maxKeys });
+  if (bad) return `${bad.path.length ? `${showJsonPath(bad.path)}: ` : ''}${bad.message}`;
+  return Buffer.byteLength(JSON.stringify(m)) > META_LIMITS.maxBytes ? 'must be at most 16 KiB of JSON' : null;
+}
+const Meta = z.record(z.string(), z.unknown()).superRefine((m, ctx) => {
+  const problem = metaProblem(m);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const SignupBody = z.looseObject({
   email: z.string().optional(),
@@ -27,7 +38,7 @@ const PkceBody = z.looseObject({ auth_code: z.string().optional(), code_verifier
 const UpdateBody = z.looseObject({
   email: z.string().optional(),
   password: z.string().optional(),
-  data: z.record(z.string(), z.unknown()).nullish(),
+  data: Meta.nullish(),
   nonce: z.string().optional(),
   code_challenge: z.string().nullish(),
   code_challenge_method: z.string().nullish(),
@@ -89,9 +100,12 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       }
       if (user) {
         // Not confirmed yet: whoever proves the address next owns it, with the password given last.
+        const merged = mergeMeta(user.raw_user_meta_data, meta);
+        const problem = metaProblem(merged);
+        if (problem) return { kind: 'error' as const, error: validationFailed(`Invalid data: the metadata would become too large: ${problem}`) };
         const r = await q.query<UserRow>(
           'UPDATE looptale_auth.users SET encrypted_password = $2, raw_user_meta_data = $3, email_confirmed_at = $4, updated_at = $5 WHERE id = $1 RETURNING *',
-          [user.id, hash, JSON.stringify(mergeMeta(user.raw_user_meta_data, meta)), confirm ? null : now, now],
+          [user.id, hash, JSON.stringify(merged), confirm ? null : now, now],
         );
         user = r.rows[0]!;
       } else {
@@ -134,7 +148,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       // OAuth 2 clients read error / error_description from the token endpoint.
       if (e instanceof AuthApiError && e.status < 500) {
         const known = grant === 'password' || grant === 'refresh_token' || grant === 'pkce';
-        throw new AuthApiError(e.status, e.errorCode, e.message, { ...e.extra, error: known ? 'invalid_grant' : 'unsupported_grant_type', error_description: e.message });
+        throw new AuthApiError(e.status, e.errorCode, e.message, { ...e.extra, error: known ? 'invalid_grant' : 'unsupported_grant_type', error_description: e.message }, e.headers);
       }
       throw e;
     }
@@ -162,21 +176,24 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       newEmail = emailOrThrow(b.email, 'Unable to validate email address: invalid format');
       if (newEmail === user.email) newEmail = null;
     }
-    if (b.data && JSON.stringify(b.data).length > 16_384) throw validationFailed('Invalid data: must be at most 16 KiB of JSON');
     const confirm = config.EMAIL_CONFIRMATION;
     const pkce = pkceOrThrow(b.code_challenge, b.code_challenge_method);
     if (newEmail && confirm) ctx.limits.emailSend(newEmail);
     const out = await db.tx(async (q) => {
       const now = new Date(ctx.now());
       let u = (await findUserById(q, user.id, true))!;
+      // Each patch is checked at the edge; what it adds up to must fit too (checked before anything changes).
+      const merged = b.data ? mergeMeta(u.raw_user_meta_data, b.data) : null;
+      const problem = merged ? metaProblem(merged) : null;
+      if (problem) return { error: validationFailed(`Invalid data: the metadata would become too large: ${problem}`), ended: [] };
       let ended: Awaited<ReturnType<typeof ctx.sessions.end>> = [];
       if (hash) {
         await q.query('UPDATE looptale_auth.users SET encrypted_password = $2, updated_at = $3 WHERE id = $1', [u.id, hash, now]);
         // A new password signs every other device out (their sockets close through onSessionEnd).
         ended = await ctx.sessions.end(q, { userId: u.id, exceptSessionId: sessionId }, 'password_change');
       }
-      if (b.data) {
-        await q.query('UPDATE looptale_auth.users SET raw_user_meta_data = $2, updated_at = $3 WHERE id = $1', [u.id, JSON.stringify(mergeMeta(u.raw_user_meta_data, b.data)), now]);
+      if (merged) {
+        await q.query('UPDATE looptale_auth.users SET raw_user_meta_data = $2, updated_at = $3 WHERE id = $1', [u.id, JSON.stringify(merged), now]);
       }
       if (newEmail) {
         const other = await findUserByEmail(q, newEmail);
@@ -217,18 +234,26 @@ async function passwordGrant(ctx: AuthContext, req: FastifyRequest): Promise<unk
   if (b.phone && !b.email) throw new AuthApiError(400, 'validation_failed', 'Phone sign-in is not available: use an email address');
   const email = normalizeEmail(b.email);
   if (!email || !b.password) throw invalidCredentials();
-  ctx.limits.check('signin', req.ip, email);
+  ctx.limits.check('signin', req.ip);
+  ctx.limits.signIn.check(email, req.ip);
   const user = await findUserByEmail(ctx.db, email);
   if (!user?.encrypted_password) {
     await burnPasswordCheck(b.password);
+    ctx.limits.signIn.failed(email, req.ip);
     throw invalidCredentials();
   }
-  if (!(await verifyPassword(b.password, user.encrypted_password))) throw invalidCredentials();
+  if (!(await verifyPassword(b.password, user.encrypted_password))) {
+    ctx.limits.signIn.failed(email, req.ip);
+    throw invalidCredentials();
+  }
+  ctx.limits.signIn.succeeded(email, req.ip);
   if (isBanned(user, ctx.now())) throw new AuthApiError(400, 'user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
   const rehash = needsRehash(user.encrypted_password) ? await hashPassword(b.password) : null;
   return ctx.db.tx(async (q) => {
-    if (rehash) await q.query('UPDATE looptale_auth.users SET encrypted_password = $2 WHERE id = $1', [user.id, rehash]);
+    // An older hash (scrypt, or argon2id at a lower cost) is replaced now that the password is known; only if it is
+    // still the one verified, so a password changed meanwhile is not overwritten.
+    if (rehash) await q.query('UPDATE looptale_auth.users SET encrypted_password = $2 WHERE id = $1 AND encrypted_password = $3', [user.id, rehash, user.encrypted_password]);
     return signIn(ctx, q, user, { method: 'password', provider: 'email' }, req);
   });
 }

@@ -1,50 +1,113 @@
-// Embedded PostgreSQL (PGlite, WASM) in DATA_DIR. One connection: transactions are serialised by a queue. A lock file
-// keeps a second server process off the same data directory.
+// Embedded PostgreSQL (PGlite, WASM) in DATA_DIR, run in a worker thread (pglite-worker.js): its query execution and
+// file I/O happen beside the event loop, never on it. One connection: queries and transactions are serialised by a
+// queue here. A lock file keeps a second server process off the same data directory.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, Row } from './db.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
 
+type Request = { op: 'open'; dataDir: string | null } | { op: 'query'; sql: string; params: readonly unknown[] } | { op: 'exec'; sql: string } | { op: 'close' };
+type Reply = { id: number; ok: true; rows: Row[]; affected: number } | { id: number; ok: false; error: { message: string; name: string } & Record<string, unknown> };
+
+/** A database error from the worker, with the fields PostgreSQL gave it (code, detail, constraint...). */
+export class PgliteError extends Error {
+  constructor(fields: { message: string; name: string } & Record<string, unknown>) {
+    super(fields.message);
+    for (const [k, v] of Object.entries(fields)) if (k !== 'message' && k !== 'stack') (this as unknown as Record<string, unknown>)[k] = v;
+  }
+}
+
+function startWorker(): { call: (req: Request) => Promise<{ rows: Row[]; affected: number }>; stop: () => Promise<void> } {
+  // execArgv: [] so a parent started through a loader (tsx, test runners) does not load it again in the thread.
+  const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { execArgv: [] });
+  let nextId = 1;
+  let dead: Error | null = null;
+  const pending = new Map<number, { resolve: (r: { rows: Row[]; affected: number }) => void; reject: (e: Error) => void }>();
+  // The thread keeps the process alive only while a request is out (a forgotten close() does not hang a CLI).
+  worker.unref();
+  const settle = (): void => {
+    if (pending.size === 0) worker.unref();
+  };
+  worker.on('message', (m: Reply) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    settle();
+    if (m.ok) p.resolve({ rows: m.rows, affected: m.affected });
+    else p.reject(new PgliteError(m.error));
+  });
+  const fail = (e: Error): void => {
+    dead = e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+  worker.on('error', (e) => fail(new Error(`the PGlite worker failed: ${e.message}`)));
+  worker.on('exit', (code) => fail(new Error(`the PGlite worker stopped (exit code ${code})`)));
+  return {
+    call(req) {
+      if (dead) return Promise.reject(dead);
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.ref();
+        worker.postMessage({ id, ...req });
+      });
+    },
+    async stop() {
+      await worker.terminate();
+    },
+  };
+}
+
 export async function openPglite(dataDir: string | null): Promise<Db> {
   let lock: DirLock | null = null;
-  let db: PGlite;
-  if (dataDir === null) {
-    db = new PGlite();
-  } else {
+  let path: string | null = null;
+  if (dataDir !== null) {
     const dir = resolve(dataDir);
     mkdirSync(dir, { recursive: true });
     lock = acquireDirLock(dir);
-    // relaxedDurability off: every commit is flushed before it is acknowledged.
-    db = new PGlite(join(dir, 'pglite'), { relaxedDurability: false });
+    path = join(dir, 'pglite');
   }
-  await db.waitReady;
+  const w = startWorker();
+  try {
+    await w.call({ op: 'open', dataDir: path });
+  } catch (e) {
+    await w.stop();
+    lock?.release();
+    throw e;
+  }
   let chain: Promise<unknown> = Promise.resolve();
-  // PGlite runs queries synchronously on this thread: yielding before each queued operation lets sockets be read and
-  // timers fire between them, so a backlog of turns does not stall the server for seconds.
-  const yieldThen = <T>(fn: () => Promise<T>) => () => new Promise<void>((r) => setImmediate(r)).then(fn);
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = yieldThen(fn);
-    const next = chain.then(run, run);
+    const next = chain.then(fn, fn);
     chain = next.catch(() => undefined);
     return next;
   };
   const query = async <T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<{ rows: T[]; rowCount: number }> => {
-    const r = await db.query<T>(sql, params as unknown[]);
-    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    const r = await w.call({ op: 'query', sql, params });
+    return { rows: r.rows as T[], rowCount: r.affected };
   };
+  let closed = false;
   return {
     kind: 'pglite',
     query: (sql, params) => serial(() => query(sql, params)),
-    tx: <T>(fn: (q: Queryable) => Promise<T>) => serial(() => db.transaction(async (t) => fn({
-      query: async <R extends Row = Row>(sql: string, params: readonly unknown[] = []) => {
-        const r = await t.query<R>(sql, params as unknown[]);
-        return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-      },
-    }))),
+    tx: <T>(fn: (q: Queryable) => Promise<T>) => serial(async () => {
+      await w.call({ op: 'exec', sql: 'BEGIN' });
+      try {
+        const out = await fn({ query });
+        await w.call({ op: 'exec', sql: 'COMMIT' });
+        return out;
+      } catch (e) {
+        await w.call({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
+        throw e;
+      }
+    }),
     async close() {
+      if (closed) return;
+      closed = true;
       await chain;
-      await db.close();
+      await w.call({ op: 'close' }).catch(() => undefined);
+      await w.stop();
       lock?.release();
     },
   };

@@ -61,6 +61,8 @@ export type Committed = {
   later: boolean;
   /** The first outputs of this input, when another process had committed it: nothing was written. */
   duplicate?: GameOutput[];
+  /** The state's version after the commit (the one read when it was a duplicate). */
+  version: number | null;
   stepMs: number;
   commitMs: number;
   attempts: number;
@@ -80,7 +82,15 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
     const t0 = performance.now();
     const now = c.now();
     const result = step(before, event, { now, story: c.story });
-    if (!result.ok) throw new GameError(result.error.code, result.error.message, ENGINE_ERROR_STATUS[result.error.code] ?? 400);
+    if (!result.ok) {
+      // The caller's state (a process's last committed copy) may be stale: another process may have moved on (started
+      // the moment this turn answers). A refusal stands only when the state read from the store refuses too.
+      if (attempt === 1 && c.first) {
+        loaded = undefined;
+        continue;
+      }
+      throw new GameError(result.error.code, result.error.message, ENGINE_ERROR_STATUS[result.error.code] ?? 400);
+    }
     const how = c.line(result);
     const line: TranscriptEvent = {
       kind: 'event', index: 0, now, event, outputs: result.outputs, state_digest: stateDigest(result.state),
@@ -105,8 +115,8 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
     commitMs += performance.now() - t1;
     const timings = { stepMs, commitMs, attempts: attempt };
     const later = how === 'later';
-    if (committed.ok) return { result, line, later, ...timings };
-    if (committed.reason === 'duplicate') return { result, line, later, duplicate: committed.outputs, ...timings };
+    if (committed.ok) return { result, line, later, version: committed.version, ...timings };
+    if (committed.reason === 'duplicate') return { result, line, later, duplicate: committed.outputs, version: loaded.version, ...timings };
     if (attempt >= MAX_COMMIT_ATTEMPTS) throw new GameError('store/busy', 'The game is busy: please try again.', 503);
     loaded = undefined;
   }

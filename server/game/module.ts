@@ -67,5 +67,5 @@ export const gameModule: RouteModule = async (app, s) => {
   });
   const tickets = new TicketRepo(s.db);
   await catalogueRoutes({ stories: s.stories })(app, s);
-  await gameRoutes({ play: s.play, store: s.game, stories: s.stories, tickets, production: s.config.NODE_ENV === 'production' })(app, s);
+  await gameRoutes({ play: s.play, store: s.game, stories: s.stories, tickets, allowSeed: s.config.ALLOW_RUN_SEED })(app, s);
 };

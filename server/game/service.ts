@@ -8,7 +8,8 @@ import { LOOP_STATUS, type PlayLanguage } from '../../engine/schema/enums.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
 import type { Story } from '../../engine/story/format.js';
 import type { Logger } from '../log.js';
-import { GameError, stepAndCommit } from './commit-step.js';
+import { GameError, stepAndCommit, type Loaded } from './commit-step.js';
+import { Lru } from './lru.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { GameStorePort, StoryStorePort } from './ports.js';
 import { TranscriptTail } from './transcript-tail.js';
@@ -22,6 +23,8 @@ export type GameServiceDeps = {
   now?: () => number;
   /** Seeds a user's first state in a story (tests pass a fixed one). */
   seed?: (userId: string, storyId: string) => number;
+  /** States kept in memory after their commit (turns read them instead of the database); 0 turns the cache off. */
+  stateCacheSize?: number;
 };
 
 function randomSeed(): number {
@@ -35,9 +38,34 @@ export class GameService {
   readonly lines: TranscriptTail;
   readonly now: () => number;
 
+  /**
+   * The latest state this process committed per user and story, with its version. Safe with other processes: a
+   * commit from a stale copy fails its version check, and the turn reads the database and steps again.
+   */
+  readonly #states: Lru<string, Loaded & { version: number }>;
+  /** Player story -> owner and story: never changes once created. */
+  readonly #owners = new Lru<string, { user_id: string; blueprint_story_id: string }>(50_000);
+
   constructor(readonly deps: GameServiceDeps) {
     this.now = deps.now ?? Date.now;
     this.lines = new TranscriptTail(deps.store, deps.log);
+    this.#states = new Lru(deps.stateCacheSize ?? 4096);
+  }
+
+  /** The state for a turn: this process's last committed copy, else the database's (without refreshing cards). */
+  async stateForTurn(userId: string, storyId: string): Promise<Loaded> {
+    const key = `${userId}\u0000${storyId}`;
+    const hit = this.#states.max > 0 ? this.#states.get(key) : undefined;
+    if (hit) return hit;
+    const got = await this.deps.store.loadState(userId, storyId, { refresh: false });
+    return got ?? { state: this.freshState(userId, storyId), version: null };
+  }
+
+  /** Keeps a committed state for the next turn (or forgets the user's copy when the commit did not happen here). */
+  remember(userId: string, storyId: string, loaded: Loaded | null): void {
+    const key = `${userId}\u0000${storyId}`;
+    if (loaded && loaded.version !== null && this.#states.max > 0) this.#states.set(key, { state: loaded.state, version: loaded.version });
+    else this.#states.delete(key);
   }
 
   /** Resolves when no change is in flight and every transcript line is written (graceful shutdown). */
@@ -59,7 +87,11 @@ export class GameService {
 
   /** The player story's owner and story; another user's run is reported exactly like a missing one. */
   async owned(userId: string, playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string }> {
-    const owner = await this.deps.store.playerStoryOwner(playerStoryId);
+    let owner = this.#owners.get(playerStoryId) ?? null;
+    if (!owner) {
+      owner = await this.deps.store.playerStoryOwner(playerStoryId);
+      if (owner) this.#owners.set(playerStoryId, owner);
+    }
     if (!owner || owner.user_id !== userId) throw new GameError('run/not_found', 'Unknown player story: it does not exist or is not yours.', 404);
     return owner;
   }
@@ -68,14 +100,18 @@ export class GameService {
   async #apply(userId: string, storyId: string, event: GameEvent | ((state: GameState) => GameEvent),
     opts: { header?: boolean; seed?: number; refresh?: boolean } = {}): Promise<StepSuccess> {
     const story = await this.story(storyId);
-    const { result } = await stepAndCommit({
+    const committed = await stepAndCommit({
       store: this.deps.store, userId, story, refresh: opts.refresh ?? false, now: this.now,
       fresh: () => this.freshState(userId, storyId, opts.seed),
       event: (state) => (typeof event === 'function' ? event(state) : event),
       ...(opts.header ? { header: true } : {}),
       line: () => ({}),
+    }).catch((e: unknown) => {
+      this.remember(userId, storyId, null);
+      throw e;
     });
-    return result;
+    this.remember(userId, storyId, committed.duplicate ? null : { state: committed.result.state, version: committed.version });
+    return committed.result;
   }
 
   /** Starts a run (accounts spec §4 run creation) and returns the new player story. */

@@ -4,7 +4,8 @@
 //   -> GAME_OUTPUT frames -> speech (AUDIO_ANSWER) -> timings     (metrics, the turn's log line, its transcript line)
 // The transport only decodes frames, hands them here with a sink, and encodes what comes back. A replayed input_id
 // gets its first answer again and changes nothing; one turn at a time per player story; the turn is persisted before
-// anything is sent. A spoken turn's transcript line is written once, when its speech timings are known.
+// anything is sent. A spoken turn's transcript line is written once, when its speech timings are known. A turn reads
+// no row it does not need: the run's owner and the state come from this process's memory when it has them.
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '../../engine/brain/decision.js';
 import type { ServerFrame } from '../../engine/protocol/frames.js';
@@ -25,7 +26,7 @@ import { transcriberListener, type Listener } from '../voice/listener.js';
 import type { VoiceMissPort } from '../store/voice-misses.js';
 import { notCaughtTurn } from '../../engine/run/not-caught.js';
 import type { Brain } from './brain.js';
-import { GameError, stepAndCommit, type Loaded } from './commit-step.js';
+import { GameError, stepAndCommit } from './commit-step.js';
 import type { GameStorePort } from './ports.js';
 import type { GameService } from './service.js';
 import type { TranscriptSlot } from './transcript-tail.js';
@@ -139,14 +140,23 @@ export class TurnPipeline {
     const stages: TurnStages = { decode: req.decodeMs };
     const owner = await game.owned(userId, input.player_story_id);
     const played = await game.mutex.run(input.player_story_id, async (): Promise<{ outcome: TurnOutcome; after?: After; missed?: Missed }> => {
-      // A replay is found inside the per-run lock (one query per turn): a duplicate in flight waits there too.
-      const again = await this.#replay(userId, input);
-      if (again) return { outcome: this.#sendReplay(again, send) };
-
-      // 1. Read the state and decide, outside the commit.
+      // 1. Read the state (this process's last committed copy when it has one) and decide, outside the commit.
       const story = await game.story(owner.blueprint_story_id);
-      const got = await store.loadState(userId, story.id, { refresh: false });
-      const first: Loaded = got ?? { state: game.freshState(userId, story.id), version: null };
+      let first = await game.stateForTurn(userId, story.id);
+      // This process's copy may be stale: another process may have created a run or ended one since. Read the state
+      // again before refusing the input or looking it up as another run's (a stale copy must never refuse a turn).
+      if (first.state.run?.id !== input.player_story_id || first.state.run.loop_status !== LOOP_STATUS.ongoing) {
+        game.remember(userId, story.id, null);
+        first = await game.stateForTurn(userId, story.id);
+      }
+      // A replay is found inside the per-run lock: a duplicate in flight waits there too. An input that the state
+      // does not list for its current run is new (a copy that another process made stale is caught by the commit).
+      const known = first.state.processed_inputs.includes(input.input_id);
+      if (known || first.state.run?.id !== input.player_story_id) {
+        const again = await this.#replay(userId, input);
+        if (again) return { outcome: this.#sendReplay(again, send) };
+        if (known) throw new GameError('turn/duplicate_input', 'This input was already processed.');
+      }
       this.#check(first.state, input);
       const heard = await this.#hear(req, story, first.state, stages);
       if (typeof heard !== 'string') return this.#miss(req, story, first.state, heard, stages, send);
@@ -186,6 +196,7 @@ export class TurnPipeline {
           line: (r) => ((synth && r.effects.some((e) => e.type === 'speak')) || game.lines.pending(input.player_story_id) ? 'later' : { stages: stageRecord(stages) }),
         });
       } catch (e) {
+        game.remember(userId, story.id, null);
         if (!(e instanceof AlreadyProcessed)) throw e;
         const outputs = await this.#replay(userId, input);
         if (!outputs) throw new GameError('turn/duplicate_input', 'This input was already processed.');
@@ -196,6 +207,7 @@ export class TurnPipeline {
       stages.commit = Math.round(committed.commitMs * 10) / 10;
       if (committed.attempts > 1) stages.attempts = committed.attempts;
       stages.total_server = msSince(t0);
+      game.remember(userId, story.id, duplicate ? null : { state: result.state, version: committed.version });
       if (duplicate) return { outcome: this.#sendReplay(this.#sameRun(input, duplicate), send) };
       const slot = committed.later ? game.lines.reserve(input.player_story_id) : null;
       // The next words will be heard at the new state: its speech models are built now, while the reply is spoken.

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import type { Logger } from '../log.js';
 import { safeUrl } from '../log.js';
+import { checkJson, showJsonPath } from '../../engine/schema/json-guard.js';
 import { HttpError } from './errors.js';
 import { RateLimiter } from './rate-limit.js';
 
@@ -23,7 +24,12 @@ export interface Services {
   authenticate: (token: string) => Promise<AuthUser | null>;
   /** Work to run when the server stops (in reverse order). */
   onClose: (() => Promise<void> | void)[];
+  /** The web app's pages and assets, for GETs no route answered (null: not the app's, a plain 404). */
+  webApp?: (req: FastifyRequest, reply: FastifyReply) => FastifyReply | null;
 }
+
+/** Deepest nesting of a request body (objects and arrays). */
+export const MAX_BODY_DEPTH = 32;
 
 export type RouteModule = (app: FastifyInstance, services: Services) => void | Promise<void>;
 
@@ -68,6 +74,13 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     const token = bearer(req);
     if (token) req.user = await services.authenticate(token);
   });
+  // Every JSON (and form) body, on every route: text must be valid Unicode (PostgreSQL's jsonb refuses an unpaired
+  // surrogate) and nesting bounded, whatever the route's own schema says.
+  app.addHook('preValidation', (req, _reply, done) => {
+    const body: unknown = req.body;
+    const bad = typeof body === 'object' && body !== null && !Buffer.isBuffer(body) ? checkJson(body, { maxDepth: MAX_BODY_DEPTH }) : null;
+    done(bad ? new HttpError(400, 'validation_error', `Invalid body: ${showJsonPath(bad.path)}: ${bad.message}.`) : undefined);
+  });
   app.options('*', async (req, reply) => {
     void reply
       .header('access-control-allow-methods', 'GET,POST,PUT,PATCH,DELETE,OPTIONS')
@@ -80,14 +93,21 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     app.log.info({ method: req.method, url: safeUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: req.user?.id }, 'request');
   });
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply: FastifyReply) => {
-    if (err instanceof HttpError) return reply.code(err.status).send({ error: { code: err.code, message: err.message } });
+    if (err instanceof HttpError) return reply.code(err.status).headers(err.headers).send({ error: { code: err.code, message: err.message } });
     if (err.statusCode && err.statusCode < 500) {
       return reply.code(err.statusCode).send({ error: { code: err.code ?? 'bad_request', message: err.message } });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ error: { code: 'internal', message: 'Unexpected error occurred' } });
   });
-  app.setNotFoundHandler(async (req, reply) => reply.code(404).send({ error: { code: 'not_found', message: `No route ${req.method} ${safeUrl(req.url)}` } }));
+  app.setNotFoundHandler(async (req, reply) => {
+    // A GET no route answered may be the web app's (a page, an asset): server/http/web-app.ts decides.
+    if ((req.method === 'GET' || req.method === 'HEAD') && services.webApp) {
+      const served = services.webApp(req, reply);
+      if (served) return served;
+    }
+    return reply.code(404).send({ error: { code: 'not_found', message: `No route ${req.method} ${safeUrl(req.url)}` } });
+  });
   for (const m of modules) await m(app, services);
   return app;
 }

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(readonly status: number, readonly code: string, message: string, readonly headers: Readonly<Record<string, string>> = {}) {
     super(message);
   }
 }

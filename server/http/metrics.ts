@@ -1,8 +1,14 @@
 // GET /metrics in the Prometheus text format: per-stage turn timings (decode, stt, brain, engine+db, tts first chunk,
 // total to the first GAME_OUTPUT and to the first AUDIO_ANSWER) as summaries over the latest turns, turn and error
-// counters, open sockets, memory and event-loop delay.
+// counters, open sockets, memory and event-loop delay. Not public: loopback peers by default, or a bearer
+// METRICS_TOKEN (METRICS_ACCESS chooses).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { FastifyRequest } from 'fastify';
+import { safeEqual } from '../auth/tokens.js';
+import { metricsAccess } from '../config.js';
 import type { RouteModule } from './app.js';
+import { HttpError } from './errors.js';
+import { isLocalRequest } from './local-only.js';
 import { route } from './route.js';
 
 const WINDOW = 5000;
@@ -72,11 +78,28 @@ declare module './app.js' {
   }
 }
 
+/** Whether this request may read /metrics (METRICS_ACCESS); an HttpError otherwise. */
+function checkAccess(req: FastifyRequest, access: 'local' | 'token' | 'public', token: string | undefined): void {
+  if (access === 'public') return;
+  if (access === 'local') {
+    if (!isLocalRequest(req)) throw new HttpError(403, 'forbidden', 'Metrics are served to this machine only (set METRICS_TOKEN to read them from elsewhere).');
+    return;
+  }
+  const h = req.headers.authorization ?? '';
+  const given = /^bearer /i.test(h) ? h.slice(7).trim() : '';
+  if (!token || !given || !safeEqual(given, token)) {
+    throw new HttpError(401, 'unauthorized', 'Metrics need Authorization: Bearer <METRICS_TOKEN>.', { 'www-authenticate': 'Bearer' });
+  }
+}
+
 export const metricsRoutes: RouteModule = (app, s) => {
   s.metrics = new TurnMetrics();
   s.onClose.push(() => s.metrics.close());
-  route(app, { method: 'GET', url: '/metrics', summary: 'Turn stage timings, counters, sockets, memory and event-loop delay (Prometheus text format)', tags: ['operations'], auth: 'none', produces: 'text/plain' },
-    async ({ reply }) => {
+  const access = metricsAccess(s.config);
+  if (access === 'off') return;
+  route(app, { method: 'GET', url: '/metrics', summary: 'Turn stage timings, counters, sockets, memory and event-loop delay (Prometheus text format); loopback peers, or a bearer METRICS_TOKEN (METRICS_ACCESS)', tags: ['operations'], auth: 'none', produces: 'text/plain' },
+    async ({ req, reply }) => {
+      checkAccess(req, access, s.config.METRICS_TOKEN);
       await reply.header('content-type', 'text/plain; version=0.0.4').send(s.metrics.render({ sockets: (s as Partial<typeof s>).realtime ? s.realtime.clients() : 0 }));
       return undefined;
     });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { publicUrl } from '../config.js';
-import { MAX_UPLOAD_BYTES, acceptedTypes } from '../media/storage.js';
+import { acceptedTypes } from '../media/storage.js';
 import { GameOutput, NotCaught, SpokenChoice } from '../../engine/schema/game-output.js';
 import type { RouteModule } from './app.js';
 import { openApiDocument, route } from './route.js';
@@ -155,7 +155,7 @@ const MANUAL_PATHS: Record<string, Json> = {
 };
 
 /** Upload bodies are the file's bytes, not JSON: their request bodies and errors are described here. */
-function describeUploads(paths: Record<string, Record<string, Json>>): void {
+function describeUploads(paths: Record<string, Record<string, Json>>, maxFileBytes: number): void {
   const path = paths['/storage/v1/object/{bucket}/{storyId}/{file}'];
   const types = [...acceptedTypes('image'), ...acceptedTypes('sound')];
   for (const method of ['post', 'put']) {
@@ -163,7 +163,7 @@ function describeUploads(paths: Record<string, Record<string, Json>>): void {
     if (!op) continue;
     op.requestBody = {
       required: true,
-      description: `The file's bytes, at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. image: ${acceptedTypes('image').join(', ')}; sound: ${acceptedTypes('sound').join(', ')}.`,
+      description: `The file's bytes, at most ${Math.round((maxFileBytes / 1024 / 1024) * 10) / 10} MB (MEDIA_MAX_FILE_BYTES); only the story's authors and admins may write. image: ${acceptedTypes('image').join(', ')}; sound: ${acceptedTypes('sound').join(', ')}.`,
       content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])),
     };
     if (method === 'post') op.parameters = [...(op.parameters as Json[]), { name: 'x-upsert', in: 'header', required: false, schema: { type: 'string', enum: ['true', 'false'] }, description: 'true replaces an existing file' }];
@@ -171,17 +171,19 @@ function describeUploads(paths: Record<string, Record<string, Json>>): void {
       ...(op.responses as Json),
       404: { description: method === 'put' ? 'Unknown story or file' : 'Unknown story' },
       ...(method === 'post' ? { 409: { description: 'The file exists and x-upsert is not true' } } : {}),
+      403: { description: "Not an author of the story nor an admin" },
       413: { description: 'Larger than the size cap' },
+      429: { description: "The user's daily upload quota is used up (MEDIA_USER_DAILY_BYTES); Retry-After says when to retry" },
       415: { description: "A content type the bucket does not take, or bytes that are not of that type" },
     };
   }
 }
 
 /** The complete document: the declared routes plus the hand-written ones. */
-export function fullOpenApiDocument(info: { title: string; version: string; serverUrl: string }): Json {
+export function fullOpenApiDocument(info: { title: string; version: string; serverUrl: string; maxFileBytes?: number }): Json {
   const doc = openApiDocument(info);
   const paths = doc.paths as Record<string, Record<string, Json>>;
-  describeUploads(paths);
+  describeUploads(paths, info.maxFileBytes ?? 10 * 1024 * 1024);
   for (const [path, ops] of Object.entries(MANUAL_PATHS)) paths[path] = { ...ops, ...paths[path] } as Record<string, Json>;
   const components = doc.components as Json;
   return { ...doc, components: { ...components, schemas: { ...(components.schemas as Json | undefined), ...SCHEMAS } } };
@@ -214,7 +216,7 @@ ${sections}
 }
 
 export const openApiRoutes: RouteModule = (app, s) => {
-  const document = () => fullOpenApiDocument({ title: 'Looptale API', version: VERSION, serverUrl: publicUrl(s.config) });
+  const document = () => fullOpenApiDocument({ title: 'Looptale API', version: VERSION, serverUrl: publicUrl(s.config), maxFileBytes: s.config.MEDIA_MAX_FILE_BYTES });
   route(app, { method: 'GET', url: '/openapi.json', summary: 'This OpenAPI 3.1 document', tags: ['docs'], auth: 'none' },
     () => Promise.resolve(document()));
   route(app, { method: 'GET', url: '/docs', summary: 'The routes as an HTML page', tags: ['docs'], auth: 'none', produces: 'text/html' },

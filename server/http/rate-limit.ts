@@ -15,6 +15,13 @@ export class RateLimiter {
     return w.count <= this.limit;
   }
 
+  /** Milliseconds until `key` may be allowed again (0 when it may now). */
+  retryAfterMs(key: string, now: number): number {
+    const w = this.#windows.get(key);
+    if (!w || now - w.start >= this.windowMs || w.count < this.limit) return 0;
+    return this.windowMs - (now - w.start);
+  }
+
   #sweep(now: number): void {
     for (const [k, w] of this.#windows) if (now - w.start >= this.windowMs) this.#windows.delete(k);
     if (this.#windows.size >= this.maxKeys) this.#windows.clear();

@@ -2,7 +2,10 @@
 // filled at start from the stories' folders, and the /storage/v1 routes. Runs after the store part (it reads the
 // catalogue).
 import type { RouteModule } from '../http/app.js';
+import { AuthorsRepo } from '../store/authors.js';
+import { UploadQuota } from './quota.js';
 import { Renderer } from './render.js';
+import { parseRenderSizes, SPEC_SIZES } from './render-sizes.js';
 import { mediaRoutes } from './routes.js';
 import { seedMedia } from './seed-media.js';
 import { MediaStorage, mediaDir } from './storage.js';
@@ -10,18 +13,32 @@ import { MediaStorage, mediaDir } from './storage.js';
 declare module '../http/app.js' {
   interface Services {
     media: MediaStorage;
+    /** Story authors and admins (who may change a story). */
+    authors: AuthorsRepo;
+    renderer: Renderer;
   }
 }
 
 export const mediaModule: RouteModule = async (app, s) => {
   s.media = new MediaStorage(mediaDir(s.config));
+  s.authors = new AuthorsRepo(s.db);
+  const authors = s.authors;
+  const extra = parseRenderSizes(s.config.MEDIA_RENDER_SIZES);
+  s.renderer = new Renderer(s.media, {
+    concurrency: s.config.RENDER_CONCURRENCY, queue: s.config.RENDER_QUEUE,
+    sizes: [...SPEC_SIZES, ...(typeof extra === 'string' ? [] : extra)],
+  });
   await seedMedia(s.media, {
     ids: async () => (await s.stories.listCatalogue(null)).map((x) => x.id),
     get: (id) => s.stories.getStory(id),
   }, s.config.STORIES_DIR, s.log.child({ component: 'media' }));
   await mediaRoutes({
     storage: s.media,
-    renderer: new Renderer(s.media),
+    renderer: s.renderer,
+    renderPerMinute: s.config.RENDER_PER_MINUTE,
     storyExists: async (id) => (await s.stories.getStory(id)) !== null,
+    canWrite: async (userId, storyId) => (await authors.roleFor(userId, storyId)) !== null,
+    quota: new UploadQuota(s.db, s.config.MEDIA_USER_DAILY_BYTES),
+    maxFileBytes: s.config.MEDIA_MAX_FILE_BYTES,
   })(app, s);
 };

@@ -1,6 +1,7 @@
 // Storage routes in Supabase Storage's shapes, so the spec's URLs and supabase-js storage calls work against this
 // server: public download, resized render, upload (raw bytes, x-upsert), update, and the list calls. Buckets are
-// public: reads need no token; writes need a signed-in user.
+// public: reads need no token. Writes need a signed-in author of the story or an admin (checked before the body is
+// read), fit the per-file cap and the user's daily quota, and must decode as the type they claim.
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,8 +9,11 @@ import { z } from 'zod';
 import type { RouteModule } from '../http/app.js';
 import { HttpError, notFound, unauthorized } from '../http/errors.js';
 import { route } from '../http/route.js';
-import { RenderError, RenderQuery, type Renderer } from './render.js';
-import { Bucket, checkUpload, FileName, MAX_UPLOAD_BYTES, type MediaStorage, StoryId, type StoredObject } from './storage.js';
+import { RateLimiter } from '../http/rate-limit.js';
+import { RenderBusy, RenderError, RenderQuery, RenderRefused, type Renderer, variantOf } from './render.js';
+import type { UploadQuota } from './quota.js';
+import { Bucket, checkUpload, FileName, type MediaStorage, StoryId, type StoredObject } from './storage.js';
+import { verifyImage } from './verify.js';
 
 const ObjectParams = z.object({ bucket: Bucket, storyId: StoryId, file: FileName });
 const FolderParams = z.object({ bucket: Bucket, storyId: StoryId });
@@ -93,10 +97,20 @@ export type MediaRouteDeps = {
   renderer: Renderer;
   /** Whether a story exists (uploads go to existing stories only). */
   storyExists: (id: string) => Promise<boolean>;
+  /** Whether this user may change this story's media: one of its authors, or an admin. */
+  canWrite: (userId: string, storyId: string) => Promise<boolean>;
+  quota: UploadQuota;
+  /** Largest file accepted, in bytes. */
+  maxFileBytes: number;
+  /** Fresh renders one client address may cause per minute. */
+  renderPerMinute: number;
 };
+
+const mb = (n: number): string => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
   const { storage, renderer } = deps;
+  const renderBudget = new RateLimiter(deps.renderPerMinute, 60_000);
 
   async function download(req: FastifyRequest, reply: FastifyReply, p: z.infer<typeof ObjectParams>, q: z.infer<typeof DownloadQuery>): Promise<undefined> {
     const o = await storage.stat(p.bucket, p.storyId, p.file);
@@ -104,33 +118,71 @@ export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
     return sendFile(req, reply, { ...o, path: storage.path(p.bucket, p.storyId, p.file) }, q.download);
   }
 
+  const quotaExceeded = (retryAfterS: number): HttpError => new HttpError(
+    429, 'storage/quota_exceeded',
+    `Upload quota reached: each user may upload ${mb(deps.quota.dailyBytes)} per 24 hours. Try again in ${Math.ceil(retryAfterS / 60)} minutes.`,
+    { 'retry-after': String(retryAfterS) },
+  );
+
+  /** 401 without a user, 404 for an unknown story, 403 unless an author of the story or an admin. */
+  async function authorize(user: FastifyRequest['user'], storyId: string): Promise<void> {
+    if (!user) throw unauthorized();
+    if (!(await deps.storyExists(storyId))) throw notFound('Story not found.');
+    if (!(await deps.canWrite(user.id, storyId))) throw new HttpError(403, 'storage/forbidden', "Only the story's authors and admins may change its media.");
+  }
+
   async function write(req: FastifyRequest, p: z.infer<typeof ObjectParams>, mode: 'create' | 'upsert' | 'update'): Promise<z.infer<typeof Uploaded>> {
-    if (!(await deps.storyExists(p.storyId))) throw notFound('Story not found.');
+    await authorize(req.user, p.storyId);
     const body: unknown = req.body;
     const bytes = Buffer.isBuffer(body) ? body : null;
     const check = checkUpload(p.bucket, p.file, req.headers['content-type'], bytes ?? Buffer.alloc(0));
     if (!check.ok && check.status === 415 && check.code === 'storage/unsupported_type') throw new HttpError(415, check.code, check.message);
     if (!bytes || bytes.length === 0) throw new HttpError(400, 'storage/empty', 'The body is empty: send the file bytes.');
     if (!check.ok) throw new HttpError(check.status, check.code, check.message);
+    if (p.bucket === 'image') {
+      const image = await verifyImage(bytes, check.type);
+      if (!image.ok) throw new HttpError(415, 'storage/content_mismatch', image.message);
+    }
     if (mode === 'update' && !(await storage.stat(p.bucket, p.storyId, p.file))) throw notFound('Object not found.');
-    const r = await storage.put(p.bucket, p.storyId, p.file, bytes, mode !== 'create');
-    if (r === 'exists') throw new HttpError(409, 'storage/already_exists', 'The resource already exists: send x-upsert: true to replace it.');
-    req.log.info({ bucket: p.bucket, story_id: p.storyId, file: p.file, bytes: bytes.length, result: r, user: req.user?.id }, 'media stored');
+    const userId = req.user?.id ?? '';
+    const reserved = await deps.quota.reserve(userId, { bucket: p.bucket, storyId: p.storyId, file: p.file }, bytes.length);
+    if (!reserved.ok) throw quotaExceeded(reserved.retryAfterS);
+    let r: Awaited<ReturnType<MediaStorage['put']>>;
+    try {
+      r = await storage.put(p.bucket, p.storyId, p.file, bytes, mode !== 'create');
+    } catch (e) {
+      await deps.quota.release(reserved.id);
+      throw e;
+    }
+    if (r === 'exists') {
+      await deps.quota.release(reserved.id);
+      throw new HttpError(409, 'storage/already_exists', 'The resource already exists: send x-upsert: true to replace it.');
+    }
+    req.log.info({ bucket: p.bucket, story_id: p.storyId, file: p.file, bytes: bytes.length, result: r, user: userId }, 'media stored');
     return { Key: `${p.bucket}/${p.storyId}/${p.file}`, Id: randomUUID() };
   }
 
   return async (app) => {
     await app.register((scope, _opts, done) => {
       // Uploads are raw bytes of any type (checked by the handler); JSON and forms keep the app's parsers.
-      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, body, done) => done(null, body));
-      // A write is refused before its body is read when nobody is signed in (route() checks too, after parsing).
-      scope.addHook('onRequest', (req, _reply, done) => {
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.maxFileBytes }, (_req, body, done) => done(null, body));
+      // A write is refused before its body is read when the caller may not write there, or when its declared length
+      // would not fit the quota (the handler checks again with the bytes received).
+      scope.addHook('onRequest', async (req) => {
         const write = (req.method === 'POST' || req.method === 'PUT') && !req.url.startsWith('/storage/v1/object/list/');
-        if (write && !req.user) done(unauthorized());
-        else done();
+        if (!write) return;
+        const storyId = (req.params as Record<string, unknown>).storyId;
+        if (!req.user) throw unauthorized();
+        if (typeof storyId !== 'string' || !StoryId.safeParse(storyId).success) return; // route() answers 400
+        await authorize(req.user, storyId);
+        const declared = Number(req.headers['content-length'] ?? 0);
+        if (declared > 0 && declared <= deps.maxFileBytes) {
+          const wait = await deps.quota.wouldWait(req.user.id, declared);
+          if (wait !== null) throw quotaExceeded(wait);
+        }
       });
       scope.setErrorHandler((err: Error & { code?: string }) => {
-        if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new HttpError(413, 'storage/too_large', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+        if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new HttpError(413, 'storage/too_large', `The file is larger than ${mb(deps.maxFileBytes)}.`);
         if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new HttpError(415, 'storage/unsupported_type', err.message);
         throw err;
       });
@@ -139,11 +191,19 @@ export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
         async ({ req, reply, params, query }) => download(req, reply, params, query));
       route(scope, { method: 'GET', url: '/storage/v1/object/:bucket/:storyId/:file', summary: 'Download a stored file (supabase-js download(); buckets are public)', tags: ['storage'], auth: 'optional', params: ObjectParams, query: DownloadQuery, produces: '*/*' },
         async ({ req, reply, params, query }) => download(req, reply, params, query));
-      route(scope, { method: 'GET', url: '/storage/v1/render/image/public/:bucket/:storyId/:file', summary: 'A resized image: width/height up to 4096, quality 1..100, resize cover|contain|fill; JPEG unless format=webp|png', tags: ['storage'], auth: 'none', params: ObjectParams, query: RenderQuery, produces: 'image/jpeg' },
+      route(scope, { method: 'GET', url: '/storage/v1/render/image/public/:bucket/:storyId/:file', summary: "A resized image at one of the spec's sizes (width and height; quality defaults to the size's), resize cover|contain|fill; JPEG unless format=webp", tags: ['storage'], auth: 'none', params: ObjectParams, query: RenderQuery, produces: 'image/jpeg' },
         async ({ req, reply, params: p, query }) => {
           if (p.bucket !== 'image') throw new HttpError(400, 'storage/not_an_image', 'Only the image bucket can be rendered.');
-          const out = await renderer.render(p.bucket, p.storyId, p.file, query).catch((e: unknown) => {
+          const v = variantOf(query, renderer.sizes);
+          if (!v.ok) throw new HttpError(400, 'storage/size_not_allowed', v.message);
+          const admit = (): boolean => renderBudget.allow(req.ip, Date.now());
+          const out = await renderer.render(p.bucket, p.storyId, p.file, v.variant, admit).catch((e: unknown) => {
             if (e instanceof RenderError) throw new HttpError(422, 'storage/not_renderable', e.message);
+            if (e instanceof RenderBusy) throw new HttpError(503, 'storage/busy', e.message, { 'retry-after': '2' });
+            if (e instanceof RenderRefused) {
+              const wait = Math.max(1, Math.ceil(renderBudget.retryAfterMs(req.ip, Date.now()) / 1000));
+              throw new HttpError(429, 'storage/render_rate_limited', `Too many new image sizes requested: ${deps.renderPerMinute} fresh renders a minute per client. Retry in ${wait} s (already rendered images are not limited).`, { 'retry-after': String(wait) });
+            }
             throw e;
           });
           if (!out) throw notFound('Object not found.');

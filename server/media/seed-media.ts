@@ -1,10 +1,11 @@
 // At start, every story of the catalogue gets the files its story.json references (catalogue images, sample images,
 // character, item, place and moment media, sounds) copied from its folder under STORIES_DIR into storage, when
 // missing. A story's folder is found by its id, since imported stories keep no path.
-import { constants, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import type { Story } from '../../engine/story/format.js';
+import { storyFileSizeProblem } from '../../engine/story/limits.js';
 import { isAbsoluteUrl, mediaFileName } from './urls.js';
 import { type Bucket, FileName, type MediaStorage } from './storage.js';
 
@@ -42,6 +43,7 @@ export function storyFolders(dir: string): Map<string, string> {
     const file = join(dir, d.name, 'story.json');
     if (!d.isDirectory() || !existsSync(file)) continue;
     try {
+      if (storyFileSizeProblem(statSync(file).size)) continue; // the story seeding reports it
       const id = (JSON.parse(readFileSync(file, 'utf8')) as { id?: unknown }).id;
       if (typeof id === 'string' && !out.has(id)) out.set(id, join(dir, d.name));
     } catch {

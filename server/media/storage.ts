@@ -47,8 +47,6 @@ const ALIASES: Record<string, string> = {
   'image/jpg': 'image/jpeg', 'audio/mp3': 'audio/mpeg', 'audio/x-wav': 'audio/wav', 'audio/wave': 'audio/wav', 'audio/vnd.wave': 'audio/wav',
 };
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-
 export function acceptedTypes(bucket: Bucket): string[] {
   return Object.keys(ACCEPTED[bucket]);
 }

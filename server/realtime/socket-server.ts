@@ -14,6 +14,7 @@ import type { AuthUser } from '../http/app.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import type { Logger } from '../log.js';
 import type { AudioInput } from '../voice/transcriber.js';
+import type { GuardedSocket, SocketGuard } from './socket-guard.js';
 
 export type RealtimeDeps = {
   config: Config;
@@ -23,9 +24,11 @@ export type RealtimeDeps = {
   turns: TurnPipeline;
   /** Resolves when no turn is in flight (graceful shutdown). */
   idle: () => Promise<void>;
+  /** Per-user socket caps and rates, token expiry and ACCESS_TOKEN refresh (socket-guard.ts). */
+  guard?: SocketGuard;
 };
 
-type Client = { ws: WebSocket; user: AuthUser; alive: boolean; limiter: RateLimiter; busy: number };
+type Client = { ws: WebSocket; user: AuthUser; alive: boolean; limiter: RateLimiter; busy: number; guarded?: GuardedSocket };
 
 export type Realtime = {
   clients(): number;
@@ -34,8 +37,9 @@ export type Realtime = {
 };
 
 function reject(socket: Duplex, status: number, text: string): void {
-  const body = JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : 'forbidden', message: text } });
-  socket.write(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const [code, phrase] = status === 401 ? ['unauthorized', 'Unauthorized'] : status === 429 ? ['rate_limited', 'Too Many Requests'] : ['forbidden', 'Forbidden'];
+  const body = JSON.stringify({ error: { code, message: text } });
+  socket.write(`HTTP/1.1 ${status} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   socket.destroy();
 }
 
@@ -56,12 +60,13 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
     if (url.pathname !== '/ws') return reject(socket, 403, 'No WebSocket endpoint here: use /ws.');
     if (closing) return reject(socket, 403, 'The server is shutting down.');
     const origin = req.headers.origin;
-    if (origin && !config.ALLOWED_ORIGINS.includes(origin)) return reject(socket, 403, `Origin ${origin} is not allowed.`);
+    if (origin && !config.ALLOWED_ORIGINS.includes(origin) && !sameOrigin(origin, req.headers.host)) return reject(socket, 403, `Origin ${origin} is not allowed.`);
     const token = url.searchParams.get('token');
     if (!token) return reject(socket, 401, 'Missing access token: connect to /ws?token=<access token>.');
     deps.authenticate(token).then((user) => {
       if (!user) return reject(socket, 401, 'Invalid or expired access token.');
-      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, user));
+      if (deps.guard && !deps.guard.mayConnect(user.id)) return reject(socket, 429, 'Too many new connections for this account: wait a minute.');
+      wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, user, token));
     }, (err: unknown) => {
       log.error({ err }, 'authentication failed during upgrade');
       reject(socket, 401, 'Invalid or expired access token.');
@@ -79,17 +84,23 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
     return true;
   };
 
-  function onConnection(ws: WebSocket, user: AuthUser): void {
+  function onConnection(ws: WebSocket, user: AuthUser, token: string): void {
     const c: Client = { ws, user, alive: true, limiter: new RateLimiter(config.WS_RATE_LIMIT, 10_000), busy: 0 };
+    const guarded = deps.guard?.admit(ws, user.id, token);
+    if (guarded) c.guarded = guarded;
     clients.add(c);
     ws.on('pong', () => (c.alive = true));
-    ws.on('close', () => clients.delete(c));
+    ws.on('close', () => {
+      clients.delete(c);
+      if (c.guarded) deps.guard?.release(c.guarded);
+    });
     ws.on('error', (err) => log.warn({ err, user: user.id }, 'socket error'));
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (!c.limiter.allow('m', Date.now())) {
         ws.close(1008, 'Too many messages: slow down.');
         return;
       }
+      if (c.guarded && !deps.guard?.allowMessage(c.guarded)) return;
       const t0 = performance.now();
       // Text frames are decoded as bytes too: the codec then explains what is wrong with them.
       const bytes = toBytes(data);
@@ -97,6 +108,12 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
       const decoded = decodeClientFrame(bytes, { maxBytes: config.WS_MAX_FRAME_BYTES });
       if (!decoded.ok) {
         send(c, { type: 'ERROR_MESSAGE', message: decoded.error.message });
+        return;
+      }
+      if (decoded.frame.type === 'ACCESS_TOKEN') {
+        const refuse = (message: string): void => void send(c, { type: 'ERROR_MESSAGE', message });
+        if (c.guarded && deps.guard) void deps.guard.refresh(c.guarded, decoded.frame.accessToken, refuse);
+        else refuse('ACCESS_TOKEN is not needed here: this server does not close sockets when their token expires.');
         return;
       }
       const { input, audio } = decoded.frame;
@@ -135,10 +152,24 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
     async close() {
       closing = true;
       clearInterval(ping);
+      deps.guard?.close();
       // Turns in flight finish (and are persisted) before their sockets close.
       await deps.idle();
       for (const c of clients) c.ws.close(1001, 'Server shutting down');
       await new Promise<void>((r) => wss.close(() => r()));
     },
   };
+}
+
+/**
+ * The web app this server serves connects from its own origin, whatever address it is reached at (a LAN IP, a
+ * proxy's name): an Origin naming the Host it was sent to is allowed. Others need ALLOWED_ORIGINS.
+ */
+export function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
 }

@@ -8,7 +8,7 @@ import { GameOutput } from '../../engine/schema/game-output.js';
 import { PermanentCharacter, PermanentCharacterItem, PermanentCharacterMedia, PlayerStory, Ticket } from '../../engine/schema/player.js';
 import { TranscriptLine } from '../../engine/sim/transcript.js';
 import { Rollback, type Db, type Queryable } from '../db/db.js';
-import { byKeySet, writeRecords } from './records.js';
+import { byKeySet, ownerCollision, recordsSql, writeRecords } from './records.js';
 import { checkRowFields } from './player-tables.js';
 import { isUuid, json, parseRows } from './rows.js';
 import type { CommitRequest, CommitResult } from '../game/ports.js';
@@ -130,6 +130,9 @@ export class GameRepo {
    */
   async commit(c: CommitRequest): Promise<CommitResult> {
     const writes = plan(c.effects);
+    // A progress reset must see the rows written before it and not those after: statement by statement. Everything
+    // else (every turn) is one statement.
+    if (!writes.some((w) => w.kind === 'reset')) return this.#commitOne(c, writes as Extract<Write, { kind: 'rows' }>[]);
     try {
       return await this.#db.tx(async (q) => {
         if (c.input) {
@@ -147,6 +150,71 @@ export class GameRepo {
         }
         if (c.transcript && c.transcript.lines.length > 0) await this.#appendTranscript(q, c.transcript.player_story_id, c.transcript.lines);
         return { ok: true as const, version };
+      });
+    } catch (e) {
+      if (e instanceof Abort) return e.result;
+      throw e;
+    }
+  }
+
+  /**
+   * The commit as one statement in a transaction: data-modifying WITH clauses, each conditional on the one before
+   * (the input recorded, then the state moved from expectedVersion, then the rows and the transcript), so a duplicate
+   * input writes nothing, and a version conflict or an owner collision rolls the input back.
+   */
+  async #commitOne(c: CommitRequest, writes: readonly Extract<Write, { kind: 'rows' }>[]): Promise<CommitResult> {
+    const params: unknown[] = [];
+    const p = (v: unknown): string => `$${params.push(v)}`;
+    const ctes: string[] = [];
+    const counts: string[] = [];
+    if (c.input) {
+      ctes.push(`ins AS (INSERT INTO looptale_private.processed_inputs (user_id, input_id, player_story_id, outputs)
+        VALUES (${p(c.userId)}, ${p(c.input.input_id)}, ${p(isUuid(c.input.player_story_id) ? c.input.player_story_id : null)}::uuid, ${p(json(c.input.outputs))}::text::jsonb)
+        ON CONFLICT (user_id, input_id) DO NOTHING RETURNING 1)`);
+      counts.push('(SELECT count(*) FROM ins)::int AS inserted');
+    }
+    const afterInput = c.input ? ' AND EXISTS (SELECT 1 FROM ins)' : '';
+    const user = p(c.userId);
+    const story = p(c.storyId);
+    const state = p(json(c.state));
+    ctes.push(c.expectedVersion === null
+      ? `st AS (INSERT INTO looptale_private.player_story_states (user_id, blueprint_story_id, state, version)
+          SELECT ${user}, ${story}::uuid, ${state}::text::json, 1 WHERE true${afterInput}
+          ON CONFLICT (user_id, blueprint_story_id) DO NOTHING RETURNING version)`
+      : `st AS (UPDATE looptale_private.player_story_states SET state = ${state}::text::json, version = version + 1, updated_at = now()
+          WHERE user_id = ${user} AND blueprint_story_id = ${story}::uuid AND version = ${p(c.expectedVersion)}${afterInput} RETURNING version)`);
+    counts.push('(SELECT version FROM st) AS version');
+    const guarded: { name: string; table: string; n: number }[] = [];
+    writes.forEach((w, i) => {
+      const first = w.records[0];
+      if (!first) return;
+      const name = `w${i}`;
+      const r = recordsSql(w.table, Object.keys(first), p(JSON.stringify(w.records)), 'upsert', 'user_id', 'EXISTS (SELECT 1 FROM st)');
+      ctes.push(`${name} AS (${r.sql}${r.guarded ? '' : ' RETURNING 1'})`);
+      if (r.guarded) {
+        guarded.push({ name, table: w.table, n: w.records.length });
+        counts.push(`(SELECT count(*) FROM ${name})::int AS ${name}`);
+      }
+    });
+    if (c.transcript && c.transcript.lines.length > 0) {
+      const run = p(c.transcript.player_story_id);
+      ctes.push(`tr AS (INSERT INTO looptale_private.player_story_transcripts (player_story_id, seq, line)
+        SELECT ${run}::uuid, base.n + t.ord::int - 1, t.value
+          FROM json_array_elements(${p(json(c.transcript.lines))}::text::json) WITH ORDINALITY AS t(value, ord),
+               (SELECT COALESCE(max(seq) + 1, 0) AS n FROM looptale_private.player_story_transcripts WHERE player_story_id = ${run}::uuid) AS base
+         WHERE EXISTS (SELECT 1 FROM st) RETURNING 1)`);
+    }
+    const sql = `WITH ${ctes.join(',\n')}\nSELECT ${counts.join(', ')}`;
+    try {
+      return await this.#db.tx(async (q) => {
+        const r = await q.query<Record<string, number | string | null>>(sql, params);
+        const row = r.rows[0] ?? {};
+        if (c.input && Number(row.inserted) === 0) {
+          throw new Abort({ ok: false, reason: 'duplicate', outputs: (await this.#processed(q, c.userId, c.input.input_id)) ?? [] });
+        }
+        if (row.version === null || row.version === undefined) throw new Abort({ ok: false, reason: 'conflict' });
+        for (const g of guarded) if (Number(row[g.name]) !== g.n) throw ownerCollision(g.table, g.n - Number(row[g.name]), 'user_id');
+        return { ok: true as const, version: Number(row.version) };
       });
     } catch (e) {
       if (e instanceof Abort) return e.result;

@@ -23,23 +23,35 @@ export async function writeRecords(
 ): Promise<void> {
   const first = records[0];
   if (!first) return;
-  const columns = Object.keys(first);
+  const w = recordsSql(table, Object.keys(first), '$1', mode, owner);
+  const r = await q.query(w.sql, [JSON.stringify(records)]);
+  if (w.guarded && r.rows.length !== records.length) throw ownerCollision(table, records.length - r.rows.length, owner ?? '');
+}
+
+/**
+ * The INSERT of writeRecords for records with these keys, reading them from the JSON text parameter `param` (such as
+ * '$3'); `where` (a SQL condition) can make the insert conditional, for use inside a WITH. `guarded`: the statement
+ * returns one row per record written, and fewer rows mean an owner collision.
+ */
+export function recordsSql(table: string, columns: readonly string[], param: string, mode: WriteMode, owner?: string, where?: string): { sql: string; guarded: boolean } {
   const list = columns.map(ident).join(', ');
   const t = ident(table);
   const update = columns.filter((c) => c !== 'id').map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ');
   const guard = owner !== undefined && columns.includes(owner) ? owner : undefined;
   let conflict = '';
+  let guarded = false;
   if (mode === 'upsert') {
     conflict = update ? ` ON CONFLICT (id) DO UPDATE SET ${update}` : ' ON CONFLICT (id) DO NOTHING';
-    if (update && guard) conflict += ` WHERE ${t}.${ident(guard)} = EXCLUDED.${ident(guard)} RETURNING 1 AS written`;
+    if (update && guard) {
+      conflict += ` WHERE ${t}.${ident(guard)} = EXCLUDED.${ident(guard)} RETURNING 1 AS written`;
+      guarded = true;
+    }
   }
-  const r = await q.query(
-    `INSERT INTO ${t} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${t}, $1::text::json)${conflict}`,
-    [JSON.stringify(records)],
-  );
-  if (mode === 'upsert' && update && guard && r.rows.length !== records.length) {
-    throw new Error(`store: ${records.length - r.rows.length} ${table} row id(s) collide with rows of another ${guard}`);
-  }
+  return { sql: `INSERT INTO ${t} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${t}, ${param}::text::json)${where ? ` WHERE ${where}` : ''}${conflict}`, guarded };
+}
+
+export function ownerCollision(table: string, n: number, owner: string): Error {
+  return new Error(`store: ${n} ${table} row id(s) collide with rows of another ${owner}`);
 }
 
 /** Groups records by their set of defined keys, so each group is one writeRecords call; undefined values dropped. */

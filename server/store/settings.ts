@@ -14,3 +14,13 @@ export async function getOrCreateSecret(db: Queryable, key: string, generate: ()
   if (!row) throw new Error(`store: server setting ${key} could not be created`);
   return row.value;
 }
+
+/** A stored setting, or null. */
+export async function getSetting(db: Queryable, key: string): Promise<string | null> {
+  const r = await db.query<{ value: string }>('SELECT value FROM looptale_private.server_settings WHERE key = $1', [key]);
+  return r.rows[0]?.value ?? null;
+}
+
+export async function setSetting(db: Queryable, key: string, value: string): Promise<void> {
+  await db.query('INSERT INTO looptale_private.server_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, value]);
+}

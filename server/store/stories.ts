@@ -8,6 +8,7 @@ import { Story, type Media } from '../../engine/story/format.js';
 import type { Db, Queryable } from '../db/db.js';
 import { byKeySet, writeRecords } from './records.js';
 import { isUuid, iso, json, parseRows } from './rows.js';
+import { getSetting, setSetting } from './settings.js';
 
 /** A blueprint_moments row (the story modal and carousel read these). Names are the English text. */
 export const BlueprintMomentRow = z.object({
@@ -243,6 +244,20 @@ export class StoryRepo {
     if (!isUuid(id)) return [];
     const r = await this.#db.query('SELECT * FROM blueprint_moments WHERE blueprint_story_id = $1 ORDER BY position, created_at', [id]);
     return parseRows(BlueprintMomentRow, r.rows, 'blueprint_moments');
+  }
+
+  async exists(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (await this.#db.query('SELECT 1 FROM blueprint_stories WHERE id = $1', [id])).rows.length > 0;
+  }
+
+  /** A server setting (seeding keeps its marker there), or null. */
+  setting(key: string): Promise<string | null> {
+    return getSetting(this.#db, key);
+  }
+
+  setSetting(key: string, value: string): Promise<void> {
+    return setSetting(this.#db, key, value);
   }
 
   async count(): Promise<number> {

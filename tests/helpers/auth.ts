@@ -1,6 +1,7 @@
 // Helpers for tests that sign in against the real server with the unmodified supabase-js client.
 import { createClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
+import type { Queryable } from '../../server/db/db.js';
 
 export const ANON_KEY = 'anon-key';
 export const APP_URL = 'http://localhost:5173/welcome';
@@ -22,7 +23,7 @@ export type OutboxMessage = { to: string; type: string; subject: string; text: s
 /** The dev outbox's messages for `email` (newest last). */
 export async function outbox(url: string, email: string): Promise<OutboxMessage[]> {
   const res = await fetch(`${url}/dev/outbox?email=${encodeURIComponent(email)}`);
-  expect(res.status).toBe(200);
+  expect(res.status, 'the dev outbox is off: start the test server with { DEV_OUTBOX: \'true\' }').toBe(200);
   return (await res.json()) as OutboxMessage[];
 }
 
@@ -53,4 +54,12 @@ export function claimsOf(jwt: string): Record<string, unknown> {
 export async function getUserRaw(url: string, accessToken: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/auth/v1/user`, { headers: { authorization: `Bearer ${accessToken}`, apikey: ANON_KEY } });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * Moves the rotation time of every rotated refresh token `seconds` into the past: what the reuse check reads, so a test
+ * sees "later than the reuse interval" without waiting for it.
+ */
+export async function ageRotatedRefreshTokens(db: Queryable, seconds: number): Promise<void> {
+  await db.query(`UPDATE looptale_auth.refresh_tokens SET updated_at = updated_at - make_interval(secs => $1) WHERE revoked`, [seconds]);
 }

@@ -24,6 +24,8 @@ export type TestOidc = {
   tamperNextIdToken: ((claims: JWTPayload) => JWTPayload) | null;
   /** Signs a JWT with the provider's key (RS256, its kid). */
   sign(claims: JWTPayload, opts?: { expiresIn?: string }): Promise<string>;
+  /** Replaces the signing key with a new one (new kid): the JWKS then lists only the new key. */
+  rotateKey(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -41,9 +43,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export async function startTestOidc(opts: { clientId?: string; clientSecret?: string } = {}): Promise<TestOidc> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const kid = randomBytes(6).toString('hex');
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+  let { privateKey, publicKey } = await generateKeyPair('RS256');
+  let kid = randomBytes(6).toString('hex');
+  let jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
   const grants = new Map<string, Grant>();
   let issuer = '';
   const o: TestOidc = {
@@ -52,6 +54,11 @@ export async function startTestOidc(opts: { clientId?: string; clientSecret?: st
     authorizeRequests: [],
     tamperNextIdToken: null,
     sign: (claims, s = {}) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).setIssuedAt().setExpirationTime(s.expiresIn ?? '1h').sign(privateKey),
+    async rotateKey() {
+      ({ privateKey, publicKey } = await generateKeyPair('RS256'));
+      kid = randomBytes(6).toString('hex');
+      jwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 

@@ -267,7 +267,7 @@ export function postgrestStandin(authenticatorUrl: string, jwtSecret: string): P
       await client.query('ROLLBACK').catch(() => undefined);
       const err = e as { code?: string; message?: string; detail?: string; hint?: string };
       if (!err.code) throw e;
-      const status = err.code === '42501' ? (claims.role === 'anon' ? 401 : 403) : err.code === '23505' ? 409 : err.code.startsWith('23') ? 400 : 400;
+      const status = err.code === '42501' ? (claims.role === 'anon' ? 401 : 403) : err.code === '23505' ? 409 : 400;
       return json(status, { code: err.code, details: err.detail ?? null, hint: err.hint ?? null, message: err.message ?? '' });
     } finally {
       client.release();

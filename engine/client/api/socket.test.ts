@@ -36,7 +36,7 @@ describe('GameSocket (browser-safe)', () => {
     expect(ws.binaryType).toBe('arraybuffer');
     const turn = socket.send({ player_story_id: sampleGameOutput().player_story_id, is_starting_dialogue: false, transcription: 'hi' });
     const sent = decodeClientFrame(ws.sent[0]!);
-    expect(sent.ok && sent.frame.input.input_id).toBe('00000000-0000-4000-8000-000000000001');
+    expect(sent.ok && sent.frame.type === 'USER_INPUT' && sent.frame.input.input_id).toBe('00000000-0000-4000-8000-000000000001');
     const out = { ...sampleGameOutput(), input_id: '00000000-0000-4000-8000-000000000001', battle_state_next_phase: '' as const };
     ws.emit('message', { data: encodeFrame({ type: 'GAME_OUTPUT', output: out }).buffer });
     clock.advance(30);

@@ -229,6 +229,14 @@ export class GameSocket {
     });
   }
 
+  /**
+   * Hands the server a fresh access token of the same user (after a refresh), so that this socket stays open past the
+   * expiry of the token it was opened with (the server closes it with 4001 then). A refusal comes as an ERROR_MESSAGE.
+   */
+  sendAccessToken(accessToken: string): void {
+    this.#socket.send(encodeFrame({ type: 'ACCESS_TOKEN', accessToken }));
+  }
+
   /** Sends raw bytes (fuzzing, malformed frames). */
   sendRaw(bytes: Uint8Array | string): void {
     this.#socket.send(bytes);

@@ -3,7 +3,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChildMessage, ChildRequest, ChildStats } from './server-child.js';
+import type { ChildMessage, ChildRequest, ChildStats, ProfileResult } from './server-child.js';
 
 export type BenchChild = {
   name: string;
@@ -15,6 +15,9 @@ export type BenchChild = {
   reset: () => Promise<void>;
   /** Full garbage collection in the child (twice); false when gc is not exposed. */
   gc: () => Promise<boolean>;
+  /** CPU profiles of the child's main and worker threads, between start and stop (written to `dir`). */
+  profileStart: () => Promise<void>;
+  profileStop: (dir: string, tag: string) => Promise<ProfileResult>;
   /** VmRSS of the child from /proc/<pid>/status, in KiB. */
   rssKiB: () => number;
   stop: () => Promise<void>;
@@ -108,7 +111,7 @@ export async function startChild(
   });
   if (ready.pid !== child.pid) throw new Error(`${name}: the child reports pid ${ready.pid}, fork gave ${child.pid ?? 'none'}`);
 
-  const request = <T>(cmd: ChildRequest['cmd'], timeoutMs = 10_000): Promise<T> => {
+  const request = <T>(cmd: ChildRequest['cmd'], timeoutMs = 10_000, arg?: string): Promise<T> => {
     if (exited) return Promise.reject(new Error(exited));
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -117,7 +120,7 @@ export async function startChild(
         reject(new Error(`${name}: no answer to '${cmd}' within ${timeoutMs} ms`));
       }, timeoutMs);
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
-      child.send({ id, cmd } satisfies ChildRequest);
+      child.send({ id, cmd, ...(arg !== undefined ? { arg } : {}) } satisfies ChildRequest);
     });
   };
 
@@ -127,6 +130,8 @@ export async function startChild(
     stats: () => request<ChildStats>('stats'),
     reset: () => request<void>('reset'),
     gc: () => request<boolean>('gc', 30_000),
+    profileStart: () => request<void>('profile-start', 30_000),
+    profileStop: (dir, tag) => request<ProfileResult>('profile-stop', 60_000, `${dir}|${tag}`),
     rssKiB: () => readRssKiB(ready.pid),
     async stop() {
       if (exited) return;

@@ -2,15 +2,26 @@
 // (`looptale`: startServer on PORT 0, configured by the environment the parent gives it) or the baseline, a bare `ws`
 // echo server (`echo`). It reports its URL, then answers the parent's requests: `stats` (event-loop delay, CPU,
 // memory, open sockets and database queue figures since the last `reset`), `reset`, `gc`, `close`. It exits when the
-// parent goes away. Bench-only instrumentation lives here, never in the product.
+// parent goes away. Bench-only instrumentation lives here, never in the product. BENCH_SERVER_ROOT (a checkout of
+// another version, such as the pre-change baseline) runs that version's server under the same harness.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { WebSocketServer } from 'ws';
+import type { loadConfig } from '../../../server/config.js';
 import type { Db } from '../../../server/db/db.js';
+import type { createLogger } from '../../../server/log.js';
+import type { startServer } from '../../../server/main.js';
+import { startProfiling, summarizeProfile, type ProfileSummary } from './profile.js';
 import { summarize, round, type Summary } from './stats.js';
 
-export type ChildRequest = { id: number; cmd: 'stats' | 'reset' | 'gc' | 'close' };
+export type ChildRequest = { id: number; cmd: 'stats' | 'reset' | 'gc' | 'close' | 'profile-start' | 'profile-stop'; arg?: string };
+type ConfigModule = { loadConfig: typeof loadConfig };
+type LogModule = { createLogger: typeof createLogger };
+type MainModule = { startServer: typeof startServer };
+export type ProfileResult = { files: string[]; summaries: ProfileSummary[] };
 export type DbProbe = {
   /** Plain queries and transactions started since the last reset. */
   queries: number;
@@ -106,9 +117,10 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
         query_ms: summarize(queryMs), tx_ms: summarize(txMs),
       };
       // Through the unwrapped driver, so the probe does not count its own query.
-      const r = await query<{ n: string | number; avg: string | number | null; max: string | number | null }>(
-        'SELECT count(*) AS n, avg(length(state::text)) AS avg, max(length(state::text)) AS max FROM looptale_private.player_story_states',
-      ).catch(() => null);
+      // The table's schema moved with the Supabase layout (looptale_private); older versions have it in public.
+      const sql = (table: string): string => `SELECT count(*) AS n, avg(length(state::text)) AS avg, max(length(state::text)) AS max FROM ${table}`;
+      type R = { n: string | number; avg: string | number | null; max: string | number | null };
+      const r = await query<R>(sql('looptale_private.player_story_states')).catch(() => query<R>(sql('player_story_states'))).catch(() => null);
       const row = r?.rows[0];
       const state_json_bytes = row ? { rows: Number(row.n), avg: Math.round(Number(row.avg ?? 0)), max: Number(row.max ?? 0) } : null;
       return { ...figures, state_json_bytes };
@@ -142,9 +154,11 @@ async function start(): Promise<{ url: string; sockets: () => number; db: Return
   }
   if (mode === 'looptale') {
     // Imported here so the echo baseline does not load the server's modules.
-    const { loadConfig } = await import('../../../server/config.js');
-    const { createLogger } = await import('../../../server/log.js');
-    const { startServer } = await import('../../../server/main.js');
+    const root = process.env.BENCH_SERVER_ROOT ?? join(import.meta.dirname, '../../..');
+    const from = (path: string): string => pathToFileURL(join(root, path)).href;
+    const { loadConfig } = (await import(from('server/config.ts'))) as ConfigModule;
+    const { createLogger } = (await import(from('server/log.ts'))) as LogModule;
+    const { startServer } = (await import(from('server/main.ts'))) as MainModule;
     const config = loadConfig(process.env);
     const server = await startServer(config, createLogger(config.LOG_LEVEL, process.stderr));
     const db = probeDb(server.services.db);
@@ -196,6 +210,8 @@ const close = async (code: number): Promise<void> => {
   }
 };
 
+let profiling: Awaited<ReturnType<typeof startProfiling>> | null = null;
+
 process.on('message', (raw: ChildRequest) => {
   const reply = (data: unknown): void => send({ type: 'reply', id: raw.id, ok: true, data });
   const fail = (e: unknown): void => send({ type: 'reply', id: raw.id, ok: false, error: e instanceof Error ? e.message : String(e) });
@@ -212,6 +228,20 @@ process.on('message', (raw: ChildRequest) => {
         return reply(Boolean(gc));
       }
       case 'close': reply(null); void close(0); return;
+      case 'profile-start':
+        return void startProfiling().then((p) => {
+          profiling = p;
+          reply(null);
+        }, fail);
+      case 'profile-stop': {
+        const p = profiling;
+        profiling = null;
+        if (!p) return fail(new Error('not profiling'));
+        const [dir, tag] = (raw.arg ?? '/tmp|profile').split('|');
+        return void p.stop(dir ?? '/tmp', tag ?? 'profile').then(({ files, profiles }) => {
+          reply({ files, summaries: profiles.map((x) => summarizeProfile(x.profile, x.thread)) } satisfies ProfileResult);
+        }, fail);
+      }
     }
   } catch (e) {
     fail(e);

@@ -1,0 +1,17 @@
+// The realtime half of the API client: a GameSocket on the browser's WebSocket and the game screen's Link. Kept
+// apart from client.ts so that only the game screen's chunk carries the protocol codec and its schemas.
+import { Link } from '../../../engine/client/api/link.js';
+import { GameSocket } from '../../../engine/client/api/socket.js';
+import { browserClock, getAccessToken, newId, SERVER_URL } from './client.js';
+
+/** A GameSocket on the browser's WebSocket, for the current session. */
+export function connectGameSocket(): Promise<GameSocket> {
+  const token = getAccessToken();
+  if (!token) return Promise.reject(new Error('A session is needed for the realtime connection.'));
+  return GameSocket.open(SERVER_URL, token, (url) => new WebSocket(url), { clock: browserClock, newId, keepAudio: false });
+}
+
+/** The game screen's realtime link: opens in the background, retries every 5 s (50 times), replays the pending input. */
+export function openGameLink(): Link {
+  return Link.start(connectGameSocket, browserClock);
+}
