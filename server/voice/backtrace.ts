@@ -11,7 +11,8 @@ export type BtWord = { word: string; start: number; end: number; ascr: number; l
 export type BtUtterance = { hyp: string; score: number; words: BtWord[] };
 
 const HEAD = /^INFO: pocketsphinx\.c\(\d+\): (.*) \((-?\d+)\)$/;
-const ROW = /^(\S+)\s+(\d+)\s+(\d+)\s+(-?[\d.]+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s*$/;
+// A grammar's path may begin with a null transition, listed as `(NULL) -1 -1 ...`: read, then left out.
+const ROW = /^(\S+)\s+(-?\d+)\s+(-?\d+)\s+(-?[\d.]+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s*$/;
 
 export function parseBacktrace(log: string): BtUtterance[] {
   const lines = log.split('\n');
@@ -23,8 +24,9 @@ export function parseBacktrace(log: string): BtUtterance[] {
     for (let j = i + 2; j < lines.length; j++) {
       const r = ROW.exec(lines[j] ?? '');
       if (!r) break;
-      u.words.push({ word: r[1] ?? '', start: Number(r[2]), end: Number(r[3]), ascr: Number(r[5]), lscr: Number(r[6]) });
       i = j;
+      if (Number(r[2]) < 0 || r[1] === '(NULL)') continue;
+      u.words.push({ word: r[1] ?? '', start: Number(r[2]), end: Number(r[3]), ascr: Number(r[5]), lscr: Number(r[6]) });
     }
     out.push(u);
   }

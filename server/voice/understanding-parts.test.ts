@@ -29,6 +29,11 @@ describe('backtrace', () => {
     expect(u?.words).toHaveLength(6);
     expect(u?.words[2]).toEqual({ word: 'forward(2)', start: 64, end: 116, ascr: -396, lscr: 0 });
   });
+
+  it('reads a path that begins with a null transition (a grammar of sentences and names), leaving it out', () => {
+    const [u] = parseBacktrace(LOG.replace('<sil>                0     45', '(NULL)               -1    -1    1.000 0          0          1\n<sil>                0     45'));
+    expect(u?.words.map((w) => w.word)).toEqual(['<sil>', 'go', 'forward(2)', 'ten', 'meters', '<sil>']);
+  });
 });
 
 describe('verification against the phone loop', () => {

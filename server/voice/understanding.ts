@@ -180,7 +180,8 @@ export class SpeechUnderstanding {
     const t = this.#thresholds;
     const margin = pick.margin ?? -Infinity;
     const strict = endsRun(req.story, pick.decision);
-    const needed = strict ? (agree ? t.run_ending : Infinity) : agree ? t.agreed : authored ? t.authored : t.alone;
+    // Each kind of evidence has its threshold; with several (agreed and authored), the most lenient applies.
+    const needed = strict ? (agree ? t.run_ending : Infinity) : Math.min(agree ? t.agreed : Infinity, authored ? t.authored : Infinity, t.alone);
     const extra = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, agree, authored, other: pick === a ? b.margin : a.margin, source: pick === a ? ('grammar' as const) : ('lm' as const) };
     if (!(margin >= needed)) return miss('unsure', pick.text, extra);
     return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra };
