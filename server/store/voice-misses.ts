@@ -1,4 +1,4 @@
-// What players said that the game did not catch (looptale_private.voice_misses, supabase/migrations/0006_voice_misses.sql): recorded
+// What players said that the game did not catch (looptale_private.voice_misses, supabase/migrations/0008_voice_misses.sql): recorded
 // with the miss's GAME_OUTPUT as a processed input, in one transaction, so a replayed input_id gets the same answer and
 // nothing counts twice; counted per moment (the second miss in a row offers the choices); listed per moment for
 // authors; purged after the retention period. The words heard are kept, never the audio.
