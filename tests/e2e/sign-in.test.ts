@@ -100,6 +100,7 @@ describe('sign-in modal', { timeout: 90_000 }, () => {
     expect(mail.link).toContain('/auth/v1/verify');
     await page.goto(mail.link);
     await waitForPath(page, `/launch/${LANTERN}`);
+    await page.getByRole('button', { name: 'START' }).click();
     await page.getByTestId('launch-buttons').waitFor();
     expect(await page.getByRole('heading', { name: 'The Lantern Keeper' }).isVisible()).toBe(true);
     await page.context().close();
@@ -227,6 +228,7 @@ describe('routes (accounts spec §2)', { timeout: 90_000 }, () => {
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await waitForPath(page, `/launch/${LANTERN}`);
+    await page.getByRole('button', { name: 'START' }).click();
     await page.getByTestId('launch-buttons').waitFor();
     expect(await page.getByTestId('launch-buttons').getAttribute('data-state')).toBe('FRESH');
     await page.context().close();

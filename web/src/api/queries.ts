@@ -2,19 +2,22 @@
 // fetch in effects by hand. Keys are arrays under `queryKeys` so a mutation can invalidate exactly what it changed.
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PlayLanguage } from '../../../engine/schema/enums.js';
-import type { RedeemCard } from '../../../engine/client/api/http.js';
+import type { FeedbackInput, RedeemCard } from '../../../engine/client/api/http.js';
 import { api } from './client.js';
 
 export const queryKeys = {
   staticCatalogue: ['catalogue', 'static'] as const,
   stories: (userId: string | null) => ['stories', userId] as const,
   story: (storyId: string) => ['story', storyId] as const,
+  progress: (userId: string | null) => ['progress', userId] as const,
   launch: (storyId: string) => ['launch', storyId] as const,
   playerStory: (id: string) => ['player-story', id] as const,
   tickets: ['tickets'] as const,
   ticketCards: (ticketId: string) => ['ticket-cards', ticketId] as const,
   permanentCharacters: ['permanent-characters'] as const,
   authSettings: ['auth-settings'] as const,
+  me: (userId: string | null) => ['me', userId] as const,
+  adminFeedback: ['admin', 'feedback'] as const,
 };
 
 /** The public catalogue (signed out): /data/catalogue.json, stories and lastUpdated. */
@@ -42,12 +45,22 @@ export const authSettingsQuery = queryOptions({ queryKey: queryKeys.authSettings
 export const useStaticCatalogue = () => useQuery(staticCatalogueQuery);
 export const useStories = (userId: string | null) => useQuery(storiesQuery(userId));
 export const useStory = (storyId: string) => useQuery(storyQuery(storyId));
+/** The signed-in player's progress per started story (the Continue row, the profile page). */
+export const useProgress = (userId: string | null) => useQuery({ queryKey: queryKeys.progress(userId), queryFn: () => api.progress(), enabled: userId !== null, staleTime: 30_000 });
 export const useLaunch = (storyId: string) => useQuery(launchQuery(storyId));
 export const usePlayerStory = (id: string) => useQuery(playerStoryQuery(id));
 export const useTickets = (enabled = true) => useQuery({ ...ticketsQuery, enabled });
 export const useTicketCards = (ticketId: string) => useQuery(ticketCardsQuery(ticketId));
 export const usePermanentCharacters = () => useQuery(permanentCharactersQuery);
 export const useAuthSettings = () => useQuery(authSettingsQuery);
+/** Who is signed in, and whether they are an admin. */
+export const useMe = (userId: string | null) => useQuery({ queryKey: queryKeys.me(userId), queryFn: () => api.me(), enabled: userId !== null, staleTime: 5 * 60_000 });
+export const useAdminFeedback = (enabled: boolean) => useQuery({ queryKey: queryKeys.adminFeedback, queryFn: () => api.adminFeedback(100), enabled });
+
+export function useSendFeedback() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: (f: FeedbackInput) => api.sendFeedback(f), onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.adminFeedback }) });
+}
 
 /** Starts a run (start_first / new_run) or resets all progress then starts one; the launch state is stale after. */
 export function useStartRun(storyId: string) {
@@ -76,5 +89,6 @@ export function invalidateRuns(qc: QueryClient, storyId: string): Promise<void> 
   return Promise.all([
     qc.invalidateQueries({ queryKey: queryKeys.launch(storyId) }),
     qc.invalidateQueries({ queryKey: ['stories'] }),
+    qc.invalidateQueries({ queryKey: ['progress'] }),
   ]).then(() => undefined);
 }
