@@ -1,6 +1,7 @@
 // The turn pipeline on a real store (PGlite): speech is recognised once and the brain asked once per state it saw,
 // whatever the commit retries; a turn another process committed first is answered as a replay; a spoken turn's
-// transcript line is written once, with its speech timings; the transcript replays to the stored state.
+// transcript line is written by its commit and completed once with its speech timings; the transcript replays to the
+// stored state.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ import { GameRepo } from '../store/game.js';
 import { StoryRepo } from '../store/stories.js';
 import type { SpeakRequest, Synthesizer } from '../voice/synthesizer.js';
 import type { TranscribeRequest, Transcriber } from '../voice/transcriber.js';
+import type { Heard, Listener } from '../voice/listener.js';
+import { VoiceMissRepo } from '../store/voice-misses.js';
 import type { Brain } from './brain.js';
 import type { CommitRequest, GameStorePort } from './ports.js';
 import { GameService } from './service.js';
@@ -99,6 +102,11 @@ class HookedStore extends GameRepo implements GameStorePort {
   override async appendTranscript(id: string, lines: Parameters<GameRepo['appendTranscript']>[1]) {
     this.appended++;
     return super.appendTranscript(id, lines);
+  }
+  completed = 0;
+  override async completeTranscriptLine(id: string, line: Parameters<GameRepo['completeTranscriptLine']>[1]) {
+    this.completed++;
+    return super.completeTranscriptLine(id, line);
   }
 }
 
@@ -214,14 +222,43 @@ describe('turn pipeline', () => {
     // GAME_OUTPUT first, then the audio chunks.
     expect(frames.map((f) => f.type)).toEqual(['GAME_OUTPUT', 'AUDIO_ANSWER', 'AUDIO_ANSWER']);
     expect(synth.requests[0]).toMatchObject({ language: 'english', text: (frames[0] as Extract<ServerFrame, { type: 'GAME_OUTPUT' }>).output.dialogue });
-    // The commit carried no transcript line; it came once, afterwards, with every stage.
-    expect(store.commits.slice(before).map((c) => c.transcript?.lines.length ?? 0)).toEqual([0]);
-    expect(store.appended).toBe(1);
+    // The commit carried the transcript line (a kill -9 during the speech must not lose it, #14); its speech timings
+    // were filled in once, afterwards, and nothing was appended.
+    expect(store.commits.slice(before).map((c) => c.transcript?.lines.length ?? 0)).toEqual([1]);
+    const committed = store.commits.at(-1)?.transcript?.lines[0];
+    expect(committed?.kind === 'event' ? Object.keys(committed.stages ?? {}) : ['?']).not.toContain('tts_first_byte');
+    expect(store.completed).toBe(1);
+    expect(store.appended).toBe(0);
     const lines = await store.transcript(runId);
     const turn = lines.at(-1);
     expect(lines.filter((l) => l.kind === 'event')).toHaveLength(2);
     expect(turn?.kind === 'event' ? Object.keys(turn.stages ?? {}) : []).toEqual(expect.arrayContaining(
       ['decode', 'brain', 'step', 'commit', 'total_server', 'to_game_output', 'tts_first_chunk', 'to_first_audio', 'tts_first_byte', 'total']));
+    await expectReplays(store, userId, runId);
+  });
+
+  it('keeps an acknowledged spoken turn in the transcript while its speech is still going: a kill -9 then loses no turn (#14, test:load kill -9 mode)', async () => {
+    const synth = new GateSynth();
+    const { store, game, pipeline } = setup({ synth });
+    const { userId, runId } = await newRun(game);
+    const input_id = randomUUID();
+    let acknowledged!: () => void;
+    const output = new Promise<void>((r) => (acknowledged = r));
+    const played = pipeline.run({ userId, input: { input_id, player_story_id: runId, is_starting_dialogue: true }, audio: null, receivedAt: performance.now(), decodeMs: 0 }, (f) => {
+      if (f.type === 'GAME_OUTPUT') acknowledged();
+      return true;
+    });
+    await output;
+    // The player has its GAME_OUTPUT; the voice is still being made. Were the process killed now, this is what stays.
+    const now = await store.transcript(runId);
+    expect(now.flatMap((l) => (l.kind === 'event' && l.event.type === 'turn' ? [l.event.input_id] : []))).toEqual([input_id]);
+    synth.open();
+    expect((await played).kind).toBe('played');
+    await game.lines.settled(runId);
+    const lines = await store.transcript(runId);
+    expect(lines.filter((l) => l.kind === 'event' && l.event.type === 'turn')).toHaveLength(1);
+    const turn = lines.at(-1);
+    expect(turn?.kind === 'event' ? Object.keys(turn.stages ?? {}) : []).toEqual(expect.arrayContaining(['commit', 'tts_first_byte', 'total']));
     await expectReplays(store, userId, runId);
   });
 
@@ -243,7 +280,8 @@ describe('turn pipeline', () => {
     });
     await output;
     const ending = game.endRun(userId, runId);
-    expect((await store.transcript(runId)).filter((l) => l.kind === 'event')).toHaveLength(1);
+    // Both turns' lines are there already (their commits wrote them); the run's end waits for their speech timings.
+    expect((await store.transcript(runId)).filter((l) => l.kind === 'event')).toHaveLength(3);
     synth.open();
     expect((await first).outcome.kind).toBe('played');
     expect((await second).kind).toBe('played');
@@ -265,5 +303,88 @@ describe('turn pipeline', () => {
     await game.endRun(userId, runId);
     const over = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false, transcription: 'hello' });
     expect(over.frames).toEqual([{ type: 'ERROR_MESSAGE', message: 'This run is over. Start a new run to play again.' }]);
+  });
+});
+
+/** A recogniser that misses or hears, in turn: each call takes the next answer. */
+class ScriptedListener implements Listener {
+  readonly name = 'scripted-listener';
+  constructor(readonly answers: ({ miss: string; heard?: string } | { text: string })[]) {}
+  hear(): Promise<Heard> {
+    const a = this.answers.shift();
+    if (!a) throw new Error('no more answers');
+    return Promise.resolve('text' in a ? { ok: true, text: a.text, recogniser: this.name } : { ok: false, miss: true, reason: a.miss, heard: a.heard ?? null, recogniser: this.name });
+  }
+}
+
+describe('misses (audio the game did not catch)', () => {
+  it('answers "Sorry, I didn\'t catch that." with a hint, then the choices, counts nothing, replays the same answer, and keeps what was heard', async () => {
+    const store = new HookedStore(db);
+    const game = new GameService({ store, stories: new StoryRepo(db), log });
+    const misses = new VoiceMissRepo(db);
+    const listener = new ScriptedListener([{ miss: 'unsure', heard: 'the market please today' }, { miss: 'no_decision', heard: 'can you repeat that' }, { text: 'Is anything missing?' }, { text: 'When does the light go dark?' }, { miss: 'silence' }]);
+    const synth = new ChunkSynth();
+    const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), listener, misses, synthesizer: synth, log });
+    const { userId, runId } = await newRun(game);
+    await opening(pipeline, userId, runId);
+    const before = (await store.loadState(userId, STORY.id))?.state;
+    const commits = store.commits.length;
+
+    const first = await play(pipeline, userId, { input_id: randomUUID(), player_story_id: runId, is_starting_dialogue: false }, true);
+    const out1 = first.frames.find((f) => f.type === 'GAME_OUTPUT');
+    if (out1?.type !== 'GAME_OUTPUT') throw new Error('no GAME_OUTPUT');
+    expect(out1.output.not_caught).toMatchObject({ miss_number: 1, reason: 'unsure', choices: [] });
+    expect(out1.output.dialogue).toMatch(/^Sorry, I didn't catch that\. You can say, for example: "/);
+    expect(out1.output).toMatchObject({ interaction_counted: false, complete_the_moment: false });
+    // Spoken like any reply.
+    expect(first.frames.filter((f) => f.type === 'AUDIO_ANSWER').length).toBe(2);
+    expect(synth.requests.at(-1)?.text).toBe(out1.output.dialogue);
+    // Nothing committed, nothing counted.
+    expect(store.commits.length).toBe(commits);
+    expect((await store.loadState(userId, STORY.id))?.state).toEqual(before);
+
+    const second = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);
+    const out2 = second.frames.find((f) => f.type === 'GAME_OUTPUT');
+    if (out2?.type !== 'GAME_OUTPUT') throw new Error('no GAME_OUTPUT');
+    expect(out2.output.not_caught?.miss_number).toBe(2);
+    expect(out2.output.not_caught?.choices.map((c) => c.text)).toEqual(expect.arrayContaining(['When does the light go dark?', 'Is anything missing?']));
+
+    // The same input again: the same answer, not a third miss, even when the recogniser hears it as words this time
+    // (an input the state does not list is heard again; its commit finds the miss's record and answers the replay).
+    const again = await play(pipeline, userId, { input_id: out1.output.input_id, player_story_id: runId, is_starting_dialogue: false }, true);
+    expect(again.outcome.kind).toBe('replayed');
+    expect(again.frames).toEqual([out1]);
+    expect((await store.loadState(userId, STORY.id))?.state).toEqual(before);
+
+    // A caught turn plays and counts; the next miss starts again from 1.
+    const caught = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);
+    const out3 = caught.frames.find((f) => f.type === 'GAME_OUTPUT');
+    expect(out3?.type === 'GAME_OUTPUT' && out3.output.interaction_counted).toBe(true);
+    const third = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);
+    const out4 = third.frames.find((f) => f.type === 'GAME_OUTPUT');
+    expect(out4?.type === 'GAME_OUTPUT' && out4.output.not_caught?.miss_number).toBe(1);
+
+    // Kept per moment for authors: what was heard, never the audio.
+    const rows = await misses.forMoment(STORY.id, out1.output.blueprint_moment_id);
+    expect(rows.map((r) => [r.miss_number, r.reason, r.heard])).toEqual(expect.arrayContaining([[1, 'unsure', 'the market please today'], [2, 'no_decision', 'can you repeat that'], [1, 'silence', null]]));
+    expect(rows).toHaveLength(3);
+  });
+
+  it('keeps no words with a retention of 0 days, and purges what is past the retention', async () => {
+    const store = new HookedStore(db);
+    const game = new GameService({ store, stories: new StoryRepo(db), log });
+    const misses = new VoiceMissRepo(db);
+    const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), listener: new ScriptedListener([{ miss: 'unsure', heard: 'secret words' }]), misses, missRetentionDays: 0, synthesizer: null, log });
+    const { userId, runId } = await newRun(game);
+    await opening(pipeline, userId, runId);
+    const r = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);
+    const out = r.frames.find((f) => f.type === 'GAME_OUTPUT');
+    if (out?.type !== 'GAME_OUTPUT') throw new Error('no GAME_OUTPUT');
+    const rows = await misses.forMoment(STORY.id, out.output.blueprint_moment_id);
+    const mine = rows.find((x) => x.input_id === out.output.input_id);
+    expect(mine?.heard).toBeNull();
+    // A day and a half later, with a retention of one day: gone.
+    expect(await misses.purge(1, Date.now() + 36 * 3_600_000)).toBeGreaterThan(0);
+    expect((await misses.forMoment(STORY.id, out.output.blueprint_moment_id)).find((x) => x.input_id === out.output.input_id)).toBeUndefined();
   });
 });
