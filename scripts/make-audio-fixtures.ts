@@ -11,7 +11,7 @@ import { LANG_CODE, type PlayLanguage } from '../engine/schema/enums.js';
 import { resample, STT_RATE, toInt16 } from '../server/voice/audio.js';
 import { EspeakEngine, ESPEAK_RATE } from '../server/voice/espeak-engine.js';
 import { playerLines, type PlayerLine } from '../server/voice/fixture-lines.js';
-import { encodeMp3 } from '../server/voice/mp3.js';
+import { encodeMp3, loadMp3Encoder } from '../server/voice/mp3.js';
 import { speakAsPlayer, type SpeechProfile } from '../server/voice/synthetic-speech.js';
 import { encodeWav } from '../server/voice/wav.js';
 
@@ -43,6 +43,7 @@ const MP3_KBPS = 48;
 const render = (engine: EspeakEngine, l: PlayerLine, p: Profile, name: string): Float32Array => speakAsPlayer(engine, l.text, l.language, p, name);
 
 async function main(argv: string[]): Promise<void> {
+  await loadMp3Encoder();
   const all = argv.includes('--all');
   const outArg = argv.indexOf('--out');
   const outDir = resolve(outArg >= 0 ? (argv[outArg + 1] ?? 'fixtures/audio') : 'fixtures/audio');

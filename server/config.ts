@@ -29,6 +29,16 @@ export const ConfigSchema = z.object({
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),
   MEDIA_DIR: z.string().optional(),
+  /**
+   * Where story media live: disk (MEDIA_DIR; the default without DATABASE_URL), database (the default with
+   * DATABASE_URL: every process serves every file) or supabase (the project's Storage: SUPABASE_URL and
+   * SUPABASE_SERVICE_ROLE_KEY).
+   */
+  MEDIA_STORE: z.enum(['disk', 'database', 'supabase']).optional(),
+  /** The Supabase project's URL (https://<ref>.supabase.co), for MEDIA_STORE=supabase. */
+  SUPABASE_URL: z.url().optional(),
+  /** The project's service-role key (server-side only), for MEDIA_STORE=supabase. */
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
   /** Largest uploaded media file (bytes). */
   MEDIA_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Bytes one user may upload per 24 hours, across stories (authors and admins alike). */
@@ -94,6 +104,12 @@ export const ConfigSchema = z.object({
   /** Multiplies the per-address and per-email auth rate limits (load tests from one machine raise it). */
   AUTH_RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(100000).default(1),
 }).superRefine((c, ctx) => {
+  if (c.MEDIA_STORE === 'supabase' && (!c.SUPABASE_URL || !c.SUPABASE_SERVICE_ROLE_KEY)) {
+    ctx.addIssue({ code: 'custom', path: ['MEDIA_STORE'], message: 'MEDIA_STORE=supabase needs SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY' });
+  }
+  if (c.MEDIA_STORE === 'database' && !c.DATABASE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['MEDIA_STORE'], message: 'MEDIA_STORE=database needs DATABASE_URL (with the embedded database, media stay on disk)' });
+  }
   if (c.AUTH_PROVIDER === 'supabase' && !c.SUPABASE_JWT_SECRET && !c.SUPABASE_JWKS_URL) {
     ctx.addIssue({ code: 'custom', path: ['SUPABASE_JWT_SECRET'], message: 'AUTH_PROVIDER=supabase needs SUPABASE_JWT_SECRET or SUPABASE_JWKS_URL' });
   }

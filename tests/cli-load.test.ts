@@ -29,3 +29,14 @@ it('refuses a remote server without --allow-remote, with exit 2', async () => {
   expect(r.code).toBe(2);
   expect(r.err).toMatch(/not a loopback address/);
 });
+
+it('with --spawn-server --kill-every, kills the server with SIGKILL and restarts it: players reconnect and replay, nothing lost or doubled', async () => {
+  const r = await run(process.execPath, [BIN, 'load', '--spawn-server', '--kill-every', '4', '--clients', '4', '--ramp', '0.5', '--duration', '10', '--think-time', '0.5',
+    // The stall gate (10 s) belongs to test:load on a quiet machine; here restarts may be slow under a busy test run.
+    '--stall-s', '90', '--text'], { env: { ...process.env, VOICE: 'off' }, timeout: 240_000 })
+    .catch((e: { stdout: string; stderr: string }) => ({ stdout: `${e.stdout}\n${e.stderr}` }));
+  expect(r.stdout, r.stdout).toMatch(/PASS/);
+  expect(r.stdout).toMatch(/server killed with SIGKILL and restarted [1-9]\d* times/);
+  expect(r.stdout).toMatch(/0 lost, 0 doubled, 0 count mismatches/);
+  expect(Number(/reconnects (\d+)/.exec(r.stdout)?.[1] ?? 0)).toBeGreaterThanOrEqual(4);
+}, 300_000);

@@ -24,8 +24,9 @@ export const newId = (): string => randomUUID();
 
 /** The HTTP API with Node's fetch. */
 export class Api extends BaseApi {
-  constructor(baseUrl: string, token: string | null = null) {
-    super(baseUrl, token, { fetch: (url, init) => fetch(url, init) });
+  /** `timeoutMs`: abort a request that has no answer by then (the load harness; none by default). */
+  constructor(baseUrl: string, token: string | null = null, opts: { timeoutMs?: number } = {}) {
+    super(baseUrl, token, { fetch: (url, init) => fetch(url, opts.timeoutMs ? { ...init, signal: AbortSignal.timeout(opts.timeoutMs) } : init) });
   }
 }
 

@@ -1,6 +1,9 @@
 // The load harness: N virtual players, each signing up, starting runs of a fixture story and playing its test plan
 // by text or with recorded audio, with think time, for a duration. Sockets are dropped at random when asked: the
-// client reconnects and replays its pending input as the spec's client does (same input_id). At the end the harness
+// client reconnects and replays its pending input as the spec's client does (same input_id). A socket the server
+// closes (a restart, a kill -9) is reconnected at once, between turns too, as `play` does; requests that meet a server
+// that is down are retried until it is back. Every wait of a player (a turn until acknowledged, reconnects and replays
+// included; a request) longer than the stall threshold is a stall, and a stall fails the run. At the end the harness
 // checks on the server that no acknowledged turn was lost and none counted twice.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -28,6 +31,10 @@ export type LoadOptions = {
   clips: Map<string, { file: string; format: 'wav' | 'mp3' }>;
   password: string;
   seed: number;
+  /** A player kept waiting longer than this (ms) is stalled. */
+  stallMs: number;
+  /** How long a player keeps trying to reach a server that is down before giving up (ms). */
+  patienceMs?: number;
 };
 
 type RunRecord = { id: string; acked: Map<string, GameOutput[]> };
@@ -55,6 +62,10 @@ export type LoadReport = {
   latency_ms: Record<string, Summary>;
   server_stages_ms: Record<string, Summary>;
   verification: { runs_checked: number; acknowledged_turns: number; lost_turns: number; doubled_turns: number; count_mismatches: number; problems: string[] };
+  /** With --spawn-server --kill-every: when the server was killed with SIGKILL, and how long until it served again. */
+  restarts?: { at_s: number; down_ms: number }[];
+  /** Waits longer than the threshold: a turn until acknowledged (reconnects and replays included), or a request. */
+  stalls: { threshold_s: number; count: number; longest_wait_ms: number; examples: { player: number; what: string; waited_ms: number; at_s: number }[] };
   load_generator: { cpu_cores: number; event_loop_delay_p99_ms: number };
   /** The server's GET /metrics figures (turn and error counters as deltas over the load); null when it has none. */
   server_metrics: ServerMetrics | null;
@@ -74,37 +85,23 @@ function rng(seed: number): () => number {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/**
- * A failure a client retries: rate-limited (429), or the request never got an answer from a live process (the network,
- * or a load balancer's 502/503/504 when the process behind it died: tests/multi-machine.test.ts kills one).
- */
-function transient(e: unknown): boolean {
-  return e instanceof ApiError && (e.status === 429 || e.status === 0 || e.status === 502 || e.status === 503 || e.status === 504);
-}
+/** Failures worth retrying: rate-limited, or a server that is down, restarting or overloaded. */
+const transient = (e: unknown): boolean => e instanceof ApiError && (e.status === 0 || e.status === 429 || e.status === 502 || e.status === 503 || e.status === 504);
 
-/** Retries a request that failed transiently, backing off; other errors pass through. */
-async function patiently<T>(fn: () => Promise<T>, tries = 30): Promise<T> {
+/**
+ * Retries a request that failed transiently (429, or the server unreachable: a restart), backing off, for up to
+ * `patienceMs`; other errors pass through. `retried` tells the caller that an earlier attempt may have been applied.
+ */
+async function patiently<T>(fn: (retried: boolean) => Promise<T>, patienceMs = 60_000): Promise<T> {
+  const end = performance.now() + patienceMs;
   for (let i = 1; ; i++) {
     try {
-      return await fn();
+      return await fn(i > 1);
     } catch (e) {
-      if (!transient(e) || i >= tries) throw e;
-      await sleep(Math.min(5000, 250 * i));
+      if (!transient(e) || performance.now() >= end) throw e;
+      await sleep(Math.min(2000, 100 * i));
     }
   }
-}
-
-/** Signs a new player up; a retry after a lost answer may find the account made: then it signs in. */
-async function signUpPatiently(api: Api, email: string, password: string): Promise<void> {
-  let lost = false;
-  await patiently(async () => {
-    try {
-      await (lost ? api.signInOrUp(email, password) : api.signUp(email, password));
-    } catch (e) {
-      if (transient(e) && (e as ApiError).status !== 429) lost = true;
-      throw e;
-    }
-  });
 }
 
 /** Clips of fixtures/audio (sidecar JSON with the spoken text), by text. */
@@ -140,6 +137,9 @@ export class LoadRunner {
   drops = 0;
   reconnects = 0;
   connected = 0;
+  readonly stalls: LoadReport['stalls']['examples'] = [];
+  #longestWait = 0;
+  #stallCount = 0;
   #start = 0;
   #stop = false;
   #rand: () => number;
@@ -187,6 +187,7 @@ export class LoadRunner {
       latency_ms: Object.fromEntries(Object.entries(this.latencies).map(([k, v]) => [k, summarize(v)])),
       server_stages_ms: stages,
       verification,
+      stalls: { threshold_s: this.o.stallMs / 1000, count: this.#stallCount, longest_wait_ms: Math.round(this.#longestWait), examples: this.stalls.slice(0, 20) },
       load_generator: { cpu_cores: Math.round(((cpu.user + cpu.system) / 1e6 / wall) * 1000) / 1000, event_loop_delay_p99_ms: Math.round(eld.percentile(99) / 1e4) / 100 },
       server_metrics: after.ok ? serverMetrics(before.ok ? before.samples : null, after.samples) : null,
       server_metrics_error: after.ok ? null : after.error,
@@ -197,129 +198,192 @@ export class LoadRunner {
     this.#stop = true;
   }
 
+  /** Records how long a player waited for `what`; past the threshold it is a stall. */
+  #waited(player: number, what: string, ms: number): void {
+    this.#longestWait = Math.max(this.#longestWait, ms);
+    if (ms <= this.o.stallMs) return;
+    this.#stallCount++;
+    if (this.stalls.length < 20) this.stalls.push({ player, what, waited_ms: Math.round(ms), at_s: Math.round((performance.now() - this.#start) / 100) / 10 });
+  }
+
+  /** Runs a request patiently (a server that is down is waited for), timing it as a wait of the player. */
+  async #request<T>(player: number, what: string, fn: (retried: boolean) => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await patiently(fn, this.o.patienceMs);
+    } finally {
+      this.#waited(player, what, performance.now() - t0);
+    }
+  }
+
   async #player(i: number, deadline: number): Promise<void> {
-    const api = new Api(this.o.url);
-    await signUpPatiently(api, `load-${i}-${randomUUID()}@example.com`, this.o.password);
-    let socket = await patiently(() => GameSocket.connect(this.o.url, api.token ?? ''));
-    this.connected++;
+    const patience = this.o.patienceMs ?? 60_000;
+    const api = new Api(this.o.url, null, { timeoutMs: 30_000 });
+    const email = `load-${i}-${randomUUID()}@example.com`;
+    // An account made by an attempt whose answer was lost (the server died) is signed in to instead.
+    await this.#request(i, 'sign-up', async (retried) => {
+      try {
+        await api.signUp(email, this.o.password);
+      } catch (e) {
+        if (retried && e instanceof ApiError && e.status === 422) await api.signIn(email, this.o.password);
+        else throw e;
+      }
+    });
     // First AUDIO_ANSWER of each input, measured from its sending (speech follows the turn's GAME_OUTPUT).
     const audioWatch = new Map<string, number>();
-    const watchAudio = (sock: GameSocket): void => {
-      sock.onAudio = (chunk) => {
-        const t0 = audioWatch.get(chunk.header.input_id);
-        if (t0 === undefined) return;
-        audioWatch.delete(chunk.header.input_id);
-        this.latencies.audio_answer_first?.push(chunk.atMs - t0);
-      };
-    };
-    watchAudio(socket);
-    const reconnect = async (): Promise<void> => {
-      this.connected--;
-      for (let attempt = 0; attempt < 50; attempt++) {
+    let socket: GameSocket | null = null;
+    let reconnecting: Promise<GameSocket> | null = null;
+    let closing = false;
+    let opened = 0;
+    /** Opens a socket, retrying while the server is down; as `play` does, a socket that closes is replaced at once. */
+    const open = async (): Promise<GameSocket> => {
+      const end = performance.now() + patience;
+      for (let attempt = 1; ; attempt++) {
         try {
-          socket = await GameSocket.connect(this.o.url, api.token ?? '');
-          watchAudio(socket);
+          const s = await GameSocket.connect(this.o.url, api.token ?? '');
+          s.onAudio = (chunk) => {
+            const t0 = audioWatch.get(chunk.header.input_id);
+            if (t0 === undefined) return;
+            audioWatch.delete(chunk.header.input_id);
+            this.latencies.audio_answer_first?.push(chunk.atMs - t0);
+          };
+          s.onClose = () => {
+            if (socket !== s) return;
+            socket = null;
+            this.connected--;
+            // A failure to reconnect surfaces at the player's next send (which calls ensure again).
+            if (!closing) ensure().catch(() => undefined);
+          };
+          socket = s;
           this.connected++;
-          this.reconnects++;
-          return;
-        } catch {
-          await sleep(200);
+          if (opened++ > 0) this.reconnects++;
+          return s;
+        } catch (e) {
+          if (performance.now() >= end) throw new Error(`could not reconnect within ${Math.round(patience / 1000)} s: ${(e as Error).message}`, { cause: e });
+          await sleep(Math.min(1000, 50 * attempt));
         }
       }
-      throw new Error('could not reconnect');
     };
-    /** Sends one input, replaying it after a dropped socket until it is acknowledged. */
+    /** The open socket, or the one being opened. */
+    const ensure = (): Promise<GameSocket> => {
+      if (socket?.isOpen) return Promise.resolve(socket);
+      reconnecting ??= open().finally(() => {
+        reconnecting = null;
+      });
+      return reconnecting;
+    };
+    await ensure();
+    /** Sends one input, replaying it after a dropped socket until it is acknowledged; the whole wait is timed. */
     const send = async (run: RunRecord, input: Parameters<GameSocket['send']>[0], audio?: Uint8Array): Promise<TurnResult | null> => {
       const full = { ...input, input_id: input.input_id ?? randomUUID() };
+      const waitStart = performance.now();
+      const done = (r: TurnResult | null): TurnResult | null => {
+        this.#waited(i, full.is_starting_dialogue ? 'turn (start)' : 'turn', performance.now() - waitStart);
+        return r;
+      };
       // Sockets the harness kills itself do not count against the 5 attempts: at a 20% drop rate, five drops in a row
       // happen to about 1 input in 3,000, which made a correct server fail the check now and then.
       for (let failures = 0, sends = 0; failures < 5 && sends < 50; sends++) {
+        const sock = await ensure();
         const drop = this.#rand() < this.o.dropRate;
         const t0 = performance.now();
         audioWatch.set(full.input_id, t0);
-        const pending = socket.send(full, audio, 60_000);
+        const pending = sock.send(full, audio, 60_000);
         if (drop) {
           this.drops++;
-          socket.raw.terminate();
+          sock.raw.terminate();
         }
         const r = await pending;
         if (r.error && /connection closed|no answer/.test(r.error)) {
           if (!drop) failures++;
-          await reconnect();
-          continue; // the pending input is replayed with the same input_id
+          if (/no answer/.test(r.error)) sock.raw.terminate();
+          continue; // the pending input is replayed with the same input_id, on a fresh socket
         }
         this.turns++;
         if (isNotCaught(r) && audio) {
           this.notCaught++;
-          return r;
+          return done(r);
         }
         if (r.error) {
           this.#error(`ERROR_MESSAGE: ${r.error.slice(0, 80)}`);
-          return null;
+          return done(null);
         }
         this.latencies.game_output_first?.push(r.firstOutputMs);
         this.latencies.game_output_final?.push(r.lastOutputMs);
-        socket.audio.length = 0; // chunks are measured by onAudio; nothing else reads them here
+        sock.audio.length = 0; // chunks are measured by onAudio; nothing else reads them here
         run.acked.set(full.input_id, r.outputs);
-        return r;
+        return done(r);
       }
       this.#error('turn never acknowledged');
-      return null;
+      return done(null);
     };
-    while (performance.now() < deadline && !this.#stop) {
-      const created = await patiently(() => api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: this.o.storyId, language: 'english' }));
-      const run: RunRecord = { id: created.id, acked: new Map() };
-      this.runs.push(run);
-      this.#owner.set(run.id, api.token ?? '');
-      let last: GameOutput | null = null;
-      let started = false;
-      let over = false;
-      const turn = async (text: string | null): Promise<void> => {
-        const clip = text ? this.o.clips.get(text) : undefined;
-        const audio = clip ? new Uint8Array(readFileSync(clip.file)) : undefined;
-        let r = await send(run, {
-          player_story_id: run.id, is_starting_dialogue: text === null,
-          ...(text === null ? {} : clip ? { audio_format: clip.format } : { transcription: text }),
-        }, audio);
-        // Not caught: the player types the line instead, as the game screen lets them.
-        if (r && isNotCaught(r) && text !== null) r = await send(run, { player_story_id: run.id, is_starting_dialogue: false, transcription: text });
-        const out = r?.outputs.at(-1);
-        if (!out) return;
-        last = out;
-        started = !out.complete_the_moment;
-        over = out.loop_status !== 'loopStatusOnGoing';
-      };
-      for (const s of this.o.plan) {
-        if (over || performance.now() >= deadline || this.#stop) break;
-        if (s.verb !== 'say' && s.verb !== 'defend' && s.verb !== 'start') continue;
-        for (let k = 0; k < 30 && !started && !over; k++) await turn(null);
-        if (over) break;
-        let text = s.arg;
-        if (s.verb === 'defend') {
-          const l = last as GameOutput | null;
-          const struck = l?.player_characters.find((c) => c.character_id === l.battle_pending_strike?.target_id)?.character_name.toLowerCase() ?? '';
-          const options = s.arg.split('|').map((x) => x.split(':')).map(([n = '', ...w]) => ({ name: n.trim().toLowerCase(), text: w.join(':').trim() }));
-          text = options.find((o) => struck === o.name || struck.startsWith(`${o.name} `))?.text ?? options[0]?.text ?? '';
+    try {
+      while (performance.now() < deadline && !this.#stop) {
+        const created = await this.#request(i, 'start a run', () => api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: this.o.storyId, language: 'english' }));
+        const run: RunRecord = { id: created.id, acked: new Map() };
+        this.runs.push(run);
+        this.#owner.set(run.id, api.token ?? '');
+        let last: GameOutput | null = null;
+        let started = false;
+        let over = false;
+        const turn = async (text: string | null): Promise<void> => {
+          const clip = text ? this.o.clips.get(text) : undefined;
+          const audio = clip ? new Uint8Array(readFileSync(clip.file)) : undefined;
+          let r = await send(run, {
+            player_story_id: run.id, is_starting_dialogue: text === null,
+            ...(text === null ? {} : clip ? { audio_format: clip.format } : { transcription: text }),
+          }, audio);
+          // Not caught: the player types the line instead, as the game screen lets them.
+          if (r && isNotCaught(r) && text !== null) r = await send(run, { player_story_id: run.id, is_starting_dialogue: false, transcription: text });
+          const out = r?.outputs.at(-1);
+          if (!out) return;
+          last = out;
+          started = !out.complete_the_moment;
+          over = out.loop_status !== 'loopStatusOnGoing';
+        };
+        for (const s of this.o.plan) {
+          if (over || performance.now() >= deadline || this.#stop) break;
+          if (s.verb !== 'say' && s.verb !== 'defend' && s.verb !== 'start') continue;
+          for (let k = 0; k < 30 && !started && !over; k++) await turn(null);
+          if (over) break;
+          let text = s.arg;
+          if (s.verb === 'defend') {
+            const l = last as GameOutput | null;
+            const struck = l?.player_characters.find((c) => c.character_id === l.battle_pending_strike?.target_id)?.character_name.toLowerCase() ?? '';
+            const options = s.arg.split('|').map((x) => x.split(':')).map(([n = '', ...w]) => ({ name: n.trim().toLowerCase(), text: w.join(':').trim() }));
+            text = options.find((o) => struck === o.name || struck.startsWith(`${o.name} `))?.text ?? options[0]?.text ?? '';
+          }
+          if (s.verb === 'start') await turn(null);
+          else await turn(text);
+          await sleep(this.o.thinkTimeS * 1000 * (0.5 + this.#rand()));
         }
-        if (s.verb === 'start') await turn(null);
-        else await turn(text);
-        await sleep(this.o.thinkTimeS * 1000 * (0.5 + this.#rand()));
+        if (!over) {
+          try {
+            await this.#request(i, 'end the run', async (retried) => {
+              try {
+                await api.request('POST', `/api/player-stories/${run.id}/end`);
+              } catch (e) {
+                // An earlier attempt may have ended it before its answer was lost (409, or the run reads as ended).
+                if (retried && e instanceof ApiError && e.status === 409) return;
+                const row = retried && e instanceof ApiError && e.status < 500 ? await api.request<PlayerStory>('GET', `/api/player-stories/${run.id}`) : null;
+                if (row?.loop_status !== 'loopStatusLost' && row?.loop_status !== 'loopStatusWon') throw e;
+              }
+            });
+          } catch {
+            this.#error('end run failed');
+          }
+        }
       }
-      if (!over) {
-        let tries = 0;
-        try {
-          await patiently(() => {
-            tries++;
-            return api.request('POST', `/api/player-stories/${run.id}/end`);
-          });
-        } catch (e) {
-          // A retry after a lost answer finds the run already ended (409): that is done, not failed.
-          if (!(tries > 1 && e instanceof ApiError && e.status === 409)) this.#error('end run failed');
-        }
+    } finally {
+      closing = true;
+      await (reconnecting as Promise<GameSocket> | null)?.catch(() => null);
+      const s = socket as GameSocket | null;
+      if (s) {
+        socket = null;
+        this.connected--;
+        await s.close();
       }
     }
-    await socket.close();
-    this.connected--;
   }
 
   /** The token of the player who owns each run, for the checks at the end. */
@@ -333,8 +397,8 @@ export class LoadRunner {
     let mismatch = 0;
     for (const run of this.runs) {
       const api = new Api(this.o.url, this.#owner.get(run.id) ?? null);
-      const row = await patiently(() => api.request<PlayerStory>('GET', `/api/player-stories/${run.id}`));
-      const text = await patiently(() => api.request<string>('GET', `/api/player-stories/${run.id}/transcript`));
+      const row = await patiently(() => api.request<PlayerStory>('GET', `/api/player-stories/${run.id}`), this.o.patienceMs);
+      const text = await patiently(() => api.request<string>('GET', `/api/player-stories/${run.id}/transcript`), this.o.patienceMs);
       const t = parseTranscript(typeof text === 'string' ? text : '');
       if (!t.ok) {
         problems.push(`run ${run.id}: transcript unreadable: ${t.error}`);

@@ -11,6 +11,11 @@ export type StepContext = {
   /** Milliseconds since the epoch, from the host's clock (or a simulated one). */
   now: number;
   story: Story;
+  /**
+   * Lean mode (simulation): the same rules and the same next state, without what only a host consumes: no GAME_OUTPUT
+   * is built and no effect is recorded. engine/sim/lean.test.ts checks that both modes end in the same state digest.
+   */
+  lean?: boolean;
 };
 
 type Row = { id: string };
@@ -34,11 +39,14 @@ export class Draft {
   readonly effects: Effect[] = [];
   readonly rng: SeededRandom;
   readonly ctx: StepContext;
+  /** See StepContext.lean. */
+  readonly lean: boolean;
   #iso: string | null = null;
 
   constructor(state: GameState, ctx: StepContext) {
     this.state = { ...state };
     this.ctx = ctx;
+    this.lean = ctx.lean === true;
     this.rng = new SeededRandom(state.rng);
   }
 
@@ -62,7 +70,7 @@ export class Draft {
     if (i < 0) next.push(row);
     else next[i] = row;
     (this.state as Record<string, unknown>)[key] = next;
-    this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
+    if (!this.lean) this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
     return row;
   }
 
@@ -80,7 +88,7 @@ export class Draft {
       };
     }
     s.run = run;
-    this.effects.push({ type: 'persist', table: 'player_stories', row: row as unknown as Row & Record<string, unknown> });
+    if (!this.lean) this.effects.push({ type: 'persist', table: 'player_stories', row: row as unknown as Row & Record<string, unknown> });
     return row;
   }
 
@@ -93,11 +101,14 @@ export class Draft {
   }
 
   emit(effect: Effect): void {
-    this.effects.push(effect);
+    if (!this.lean) this.effects.push(effect);
   }
 
+  #salt: number[] | null = null;
+
   uuid(): string {
-    return this.rng.uuid(idSalt(this.state.user_id, this.state.story_id));
+    this.#salt ??= idSalt(this.state.user_id, this.state.story_id);
+    return this.rng.uuid(this.#salt);
   }
 
   finish(): { state: GameState; effects: Effect[] } {

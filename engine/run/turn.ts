@@ -66,7 +66,7 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   // A repeated start (a reload on the start screen) only says the opening again.
   if (ev.is_starting_dialogue && pm0.is_started) {
     d.put('player_moments', { ...pm0, dialogue_history: appendModelLine(pm0.dialogue_history, ev.decision.reply, false, false) });
-    outputs.push(buildOutput(d.state, info, ev.decision.reply));
+    if (!d.lean) outputs.push(buildOutput(d.state, info, ev.decision.reply));
     return { ok: true, outputs };
   }
 
@@ -114,7 +114,7 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   pm = d.state.moments.find((m) => m.id === pm.id) ?? pm;
 
   finishTurn(d, blueprint, pm, info, complete, endOfGame);
-  outputs.push(buildOutput(d.state, info, secondLine || d0.reply));
+  if (!d.lean) outputs.push(buildOutput(d.state, info, secondLine || d0.reply));
   return { ok: true, outputs };
 }
 
@@ -135,7 +135,7 @@ function applyMomentRules(
       if (b.afterAttack) {
         // Two outputs: the attack with next phase ai_attack_selection, then the AI's chosen strike.
         info.phase_override = 'ai_attack_selection';
-        outputs.push(buildOutput(d.state, info, info.decision.reply));
+        if (!d.lean) outputs.push(buildOutput(d.state, info, info.decision.reply));
         info.phase_override = null;
         aiSelectStrike(d, pm.id);
         const after = d.state.moments.find((x) => x.id === pm.id);

@@ -22,6 +22,19 @@ export function newCoverage(story: Story): Coverage {
 }
 
 const seenMoments = new WeakMap<Coverage, Set<string>>();
+/** Per coverage: moment index by blueprint id, transition index by from -> to (a turn is a few lookups). */
+const indexes = new WeakMap<Coverage, { moments: Map<string, Coverage['moments'][number]>; transitions: Map<string, Coverage['transitions'][number]> }>();
+
+function indexOf(cov: Coverage): { moments: Map<string, Coverage['moments'][number]>; transitions: Map<string, Coverage['transitions'][number]> } {
+  let ix = indexes.get(cov);
+  if (!ix) {
+    ix = { moments: new Map(), transitions: new Map() };
+    for (const m of cov.moments) if (!ix.moments.has(m.id)) ix.moments.set(m.id, m);
+    for (const t of cov.transitions) if (!ix.transitions.has(`${t.from}>${t.to}`)) ix.transitions.set(`${t.from}>${t.to}`, t);
+    indexes.set(cov, ix);
+  }
+  return ix;
+}
 
 /** Counts player moments that appeared since `before` (new ones: played or skipped) and the transitions into them. */
 export function recordCoverage(cov: Coverage, after: GameState, before: GameState | null): void {
@@ -33,23 +46,27 @@ export function recordCoverage(cov: Coverage, after: GameState, before: GameStat
   const beforeRun = before?.run?.id;
   const afterRun = after.run?.id;
   if (beforeRun !== afterRun) seen.clear();
+  const ix = indexOf(cov);
   let prev: string | null = null;
   for (const pm of after.moments) {
     if (!seen.has(pm.id)) {
       seen.add(pm.id);
-      const m = cov.moments.find((x) => x.id === pm.blueprint_moment_id);
+      const m = ix.moments.get(pm.blueprint_moment_id);
       if (m) {
         if (pm.skipped_reason) m.skipped++;
         else m.played++;
       }
       if (prev) {
-        const from = prev;
-        const t = cov.transitions.find((x) => x.from === from && x.to === pm.blueprint_moment_id);
+        const t = ix.transitions.get(`${prev}>${pm.blueprint_moment_id}`);
         if (t) t.taken++;
       }
     }
     prev = pm.blueprint_moment_id;
   }
+}
+
+/** Fills in never_reached and never_taken from the counts (once, when a report is made). */
+export function finishCoverage(cov: Coverage): void {
   cov.never_reached = cov.moments.filter((m) => m.played === 0 && m.skipped === 0).map((m) => m.name);
   cov.never_taken = cov.transitions.filter((t) => t.taken === 0).map((t) => `${cov.moments.find((m) => m.id === t.from)?.name ?? t.from} -> ${cov.moments.find((m) => m.id === t.to)?.name ?? t.to}`);
 }

@@ -13,7 +13,7 @@ export type PlayerInput = {
   selected_character_ids?: string[];
 };
 
-export function scriptedTurn(state: GameState, story: Story, input: PlayerInput, now: number): { event: TurnEvent; result: StepResult } {
+export function scriptedTurn(state: GameState, story: Story, input: PlayerInput, now: number, lean = false): { event: TurnEvent; result: StepResult } {
   const decision = decideScripted({ story, state, transcription: input.transcription, is_starting_dialogue: input.is_starting_dialogue, input_id: input.input_id });
   const event: TurnEvent = {
     type: 'turn',
@@ -23,5 +23,5 @@ export function scriptedTurn(state: GameState, story: Story, input: PlayerInput,
     decision,
     ...(input.selected_character_ids ? { selected_character_ids: input.selected_character_ids } : {}),
   };
-  return { event, result: step(state, event, { now, story }) };
+  return { event, result: step(state, event, { now, story, ...(lean ? { lean } : {}) }) };
 }

@@ -9,7 +9,7 @@ import { step, type StepResult } from '../run/step.js';
 import type { Story } from '../story/format.js';
 import { botUtterance, type BotName } from './bots.js';
 import { scriptedTurn } from './play-turn.js';
-import { newCoverage, recordCoverage, type Coverage } from './coverage.js';
+import { finishCoverage, newCoverage, recordCoverage, type Coverage } from './coverage.js';
 import { stateDigest, type TranscriptLine } from './transcript.js';
 
 export type SimulateOptions = {
@@ -20,6 +20,11 @@ export type SimulateOptions = {
   /** A run that has not ended after this many turns is ended (End Current Run) and counted lost. */
   maxTurnsPerRun?: number;
   transcripts?: boolean;
+  /**
+   * Lean steps (StepContext.lean): the same states without building outputs or effects. On by default unless
+   * transcripts are kept (they record the outputs).
+   */
+  lean?: boolean;
   onRun?: (index: number, summary: RunSummary, transcript: TranscriptLine[] | null) => void;
   /** Called with the state just before each player line (the moment is started). */
   onTurn?: (state: GameState) => void;
@@ -57,6 +62,7 @@ export class Simulation {
   #r: SeededRandom;
   #now = Date.UTC(2026, 0, 1);
   #ticketsEarned = 0;
+  readonly #lean: boolean;
 
   constructor(story: Story, opts: SimulateOptions) {
     this.story = story;
@@ -64,6 +70,11 @@ export class Simulation {
     this.state = initialState(USER, story.id, opts.seed);
     this.#r = new SeededRandom(opts.seed ^ 0xa5a5a5a5);
     this.coverage = newCoverage(story);
+    this.#lean = !opts.transcripts && opts.lean !== false;
+  }
+
+  #ctx(): { now: number; story: Story; lean?: boolean } {
+    return { now: this.#now, story: this.story, ...(this.#lean ? { lean: true } : {}) };
   }
 
   get done(): number {
@@ -85,7 +96,7 @@ export class Simulation {
       : null;
     this.#now += 60_000;
     const create: GameEvent = { type: 'run.create', language: this.opts.language ?? 'english', reset_progress: false };
-    const created = step(this.state, create, { now: this.#now, story: this.story });
+    const created = step(this.state, create, this.#ctx());
     if (!created.ok) throw new Error(`run.create failed: ${created.error.message}`);
     this.#apply(create, created, log);
     recordCoverage(this.coverage, this.state, null);
@@ -97,7 +108,7 @@ export class Simulation {
       if (!run || run.loop_status !== 'loopStatusOnGoing') break;
       if (turns >= maxTurns) {
         const end: GameEvent = { type: 'run.end' };
-        this.#apply(end, step(this.state, end, { now: this.#now, story: this.story }), log);
+        this.#apply(end, step(this.state, end, this.#ctx()), log);
         aborted = true;
         break;
       }
@@ -110,7 +121,7 @@ export class Simulation {
       const { event, result } = scriptedTurn(this.state, this.story, {
         input_id: this.#r.uuid(), transcription: u.text, is_starting_dialogue: start,
         ...(u.selected_character_ids ? { selected_character_ids: u.selected_character_ids } : {}),
-      }, this.#now);
+      }, this.#now, this.#lean);
       if (!this.#apply(event, result, log)) throw new Error(`turn failed: ${result.ok ? '' : result.error.message}`);
       recordCoverage(this.coverage, this.state, before);
       if (!start) turns++;
@@ -125,7 +136,7 @@ export class Simulation {
       const best = [...this.state.characters].filter((c) => c.card_type !== 'permanent').sort((a, b) => b.current_attack - a.current_attack)[0];
       if (best) {
         const redeem: GameEvent = { type: 'ticket.redeem', ticket_id: unredeemed.id, card: { kind: 'character', id: best.id } };
-        this.#apply(redeem, step(this.state, redeem, { now: this.#now, story: this.story }), log);
+        this.#apply(redeem, step(this.state, redeem, this.#ctx()), log);
       }
     }
     const summary: RunSummary = {
@@ -144,6 +155,7 @@ export class Simulation {
   }
 
   report(): SimulationReport {
+    finishCoverage(this.coverage);
     const ranks: Record<string, number> = { S: 0, A: 0, B: 0, C: 0, D: 0, E: 0, F: 0 };
     let won = 0;
     let inter = 0;

@@ -2,8 +2,16 @@
 // data directory) and a real PostgreSQL server through `pg` (DATABASE_URL, any number of processes).
 export type Row = Record<string, unknown>;
 
+export type QueryOptions = {
+  /**
+   * Keep the statement prepared (parsed and planned once per connection, by its text): for the few hot statements
+   * whose text has a handful of shapes, such as a turn's commit. Planning a large statement costs as much as running it.
+   */
+  prepare?: boolean;
+};
+
 export interface Queryable {
-  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[], opts?: QueryOptions): Promise<{ rows: T[]; rowCount: number }>;
 }
 
 export interface Db extends Queryable {

@@ -5,7 +5,7 @@
 // Each gets exactly one reply { id, ok: true, rows, affected } or { id, ok: false, error } (error: message, name and
 // the database's fields such as code and detail). Requests are served one at a time, in order.
 import { parentPort } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.js must run in a worker thread');
@@ -13,6 +13,44 @@ if (!port) throw new Error('pglite-worker.js must run in a worker thread');
 /** @type {PGlite | null} */
 let db = null;
 let chain = Promise.resolve();
+/** Inside BEGIN ... COMMIT/ROLLBACK (files are synced after each statement outside a transaction, as PGlite does). */
+let inTx = false;
+/** Prepared statements by text: { name, paramTypes }. */
+const statements = new Map();
+
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/**
+ * A named prepared statement through the wire protocol (PGlite's query() parses and plans every time): Parse and
+ * Describe once per text, then Bind, Execute, Sync, in one call into the engine.
+ */
+async function preparedQuery(sql, params) {
+  const { serialize } = protocol;
+  let st = statements.get(sql);
+  if (!st) {
+    const name = `looptale_${statements.size + 1}`;
+    const r = await db.execProtocol(concat([serialize.parse({ name, text: sql, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    st = { name, paramTypes: parse.parseDescribeStatementResults(r.messages) };
+    statements.set(sql, st);
+  }
+  const values = params.map((v, i) => {
+    if (v === null || v === undefined) return null;
+    const serializer = db.serializers[st.paramTypes[i]];
+    return serializer ? serializer(v) : String(v);
+  });
+  const r = await db.execProtocol(concat([serialize.bind({ statement: st.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]), { syncToFs: false });
+  if (!inTx) await db.syncToFs();
+  const [res] = parse.parseResults(r.messages, db.parsers);
+  return { rows: res?.rows ?? [], affected: res?.affectedRows ?? res?.rows?.length ?? 0 };
+}
 
 function errorOf(e) {
   if (!(e instanceof Error)) return { message: String(e), name: 'Error' };
@@ -27,14 +65,19 @@ async function handle(m) {
       // relaxedDurability off: every commit is flushed before it is acknowledged.
       db = m.dataDir === null ? new PGlite() : new PGlite(m.dataDir, { relaxedDurability: false });
       await db.waitReady;
+      // Prepared statements (the commit's few shapes) use one generic plan instead of planning each execution.
+      await db.exec('SET plan_cache_mode = force_generic_plan');
       return { rows: [], affected: 0 };
     }
     case 'query': {
+      if (m.prepare) return preparedQuery(m.sql, m.params);
       const r = await db.query(m.sql, m.params);
       return { rows: r.rows, affected: r.affectedRows ?? r.rows.length };
     }
     case 'exec': {
       await db.exec(m.sql);
+      if (/^\s*BEGIN\b/i.test(m.sql)) inTx = true;
+      else if (/^\s*(COMMIT|ROLLBACK)\b/i.test(m.sql)) inTx = false;
       return { rows: [], affected: 0 };
     }
     case 'close': {

@@ -4,10 +4,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Db, Queryable, Row } from './db.js';
+import type { Db, Queryable, QueryOptions, Row } from './db.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
 
-type Request = { op: 'open'; dataDir: string | null } | { op: 'query'; sql: string; params: readonly unknown[] } | { op: 'exec'; sql: string } | { op: 'close' };
+type Request = { op: 'open'; dataDir: string | null } | { op: 'query'; sql: string; params: readonly unknown[]; prepare?: boolean } | { op: 'exec'; sql: string } | { op: 'close' };
 type Reply = { id: number; ok: true; rows: Row[]; affected: number } | { id: number; ok: false; error: { message: string; name: string } & Record<string, unknown> };
 
 /** A database error from the worker, with the fields PostgreSQL gave it (code, detail, constraint...). */
@@ -83,14 +83,14 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
     chain = next.catch(() => undefined);
     return next;
   };
-  const query = async <T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<{ rows: T[]; rowCount: number }> => {
-    const r = await w.call({ op: 'query', sql, params });
+  const query = async <T extends Row = Row>(sql: string, params: readonly unknown[] = [], opts: QueryOptions = {}): Promise<{ rows: T[]; rowCount: number }> => {
+    const r = await w.call({ op: 'query', sql, params, ...(opts.prepare ? { prepare: true } : {}) });
     return { rows: r.rows as T[], rowCount: r.affected };
   };
   let closed = false;
   return {
     kind: 'pglite',
-    query: (sql, params) => serial(() => query(sql, params)),
+    query: (sql, params, opts) => serial(() => query(sql, params, opts)),
     tx: <T>(fn: (q: Queryable) => Promise<T>) => serial(async () => {
       await w.call({ op: 'exec', sql: 'BEGIN' });
       try {

@@ -6,6 +6,7 @@ import { createVoice } from '../voice/setup.js';
 import type { Synthesizer } from '../voice/synthesizer.js';
 import type { RouteModule } from '../http/app.js';
 import { catalogueRoutes } from '../api/catalogue-routes.js';
+import { progressRoutes } from '../api/progress-routes.js';
 import { gameRoutes } from '../api/game-routes.js';
 import { TicketRepo } from '../store/tickets.js';
 import { createBrain } from '../brain/setup.js';
@@ -45,4 +46,5 @@ export const gameModule: RouteModule = async (app, s) => {
   const tickets = new TicketRepo(s.db);
   await catalogueRoutes({ stories: s.stories })(app, s);
   await gameRoutes({ play: s.play, store: s.game, stories: s.stories, tickets, allowSeed: s.config.ALLOW_RUN_SEED })(app, s);
+  await progressRoutes({ catalogue: s.stories, stories: s.stories, store: s.game })(app, s);
 };

@@ -1,5 +1,5 @@
-// The media part of the server: local storage (MEDIA_DIR, default DATA_DIR/media) holding each story's files,
-// filled at start from the stories' folders, and the /storage/v1 routes. Runs after the store part (it reads the
+// The media part of the server: the media store (store.ts: disk, database or Supabase Storage) holding each story's
+// files, filled at start from the stories' folders, and the /storage/v1 routes. Runs after the store part (it reads the
 // catalogue).
 import type { RouteModule } from '../http/app.js';
 import { AuthorsRepo } from '../store/authors.js';
@@ -8,11 +8,11 @@ import { Renderer } from './render.js';
 import { parseRenderSizes, SPEC_SIZES } from './render-sizes.js';
 import { mediaRoutes } from './routes.js';
 import { seedMedia } from './seed-media.js';
-import { MediaStorage, mediaDir } from './storage.js';
+import { openMediaStore, type MediaStore } from './store.js';
 
 declare module '../http/app.js' {
   interface Services {
-    media: MediaStorage;
+    media: MediaStore;
     /** Story authors and admins (who may change a story). */
     authors: AuthorsRepo;
     renderer: Renderer;
@@ -20,7 +20,8 @@ declare module '../http/app.js' {
 }
 
 export const mediaModule: RouteModule = async (app, s) => {
-  s.media = new MediaStorage(mediaDir(s.config));
+  s.media = await openMediaStore(s.config, s.db);
+  s.log.info({ media_store: s.media.kind }, 'media store');
   s.authors = new AuthorsRepo(s.db);
   const authors = s.authors;
   const extra = parseRenderSizes(s.config.MEDIA_RENDER_SIZES);

@@ -4,12 +4,13 @@
 // source never serves a stale variant). Renders run at most RENDER_CONCURRENCY at once behind a bounded queue; a
 // request past the queue is told to come back (503), and the caller charges fresh renders (cache misses) to the client.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { z } from 'zod';
 import type { RenderSize } from './render-sizes.js';
-import type { Bucket, MediaStorage } from './storage.js';
+import type { Bucket } from './storage.js';
+import { readAll, variantDir, type MediaStore } from './store.js';
 import { MAX_UPLOAD_PIXELS } from './verify.js';
 
 const Side = z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(4096, 'must be at most 4096');
@@ -64,7 +65,7 @@ async function encode(source: Buffer, isSvg: boolean, v: Variant): Promise<Buffe
 }
 
 export class Renderer {
-  readonly #storage: MediaStorage;
+  readonly #storage: MediaStore;
   readonly #limits: RenderLimits;
   /** Variants being computed: concurrent requests for one variant share the work. */
   readonly #inFlight = new Map<string, Promise<Rendered>>();
@@ -73,7 +74,7 @@ export class Renderer {
   /** Variants kept per source file: past this many, the file's cache starts over (bounds disk use). */
   readonly maxVariants: number;
 
-  constructor(storage: MediaStorage, limits: RenderLimits) {
+  constructor(storage: MediaStore, limits: RenderLimits) {
     this.#storage = storage;
     this.#limits = limits;
     this.maxVariants = limits.sizes.length * 3 * 2;
@@ -98,7 +99,7 @@ export class Renderer {
     const src = await this.#storage.stat(bucket, storyId, file);
     if (!src) return null;
     const key = createHash('sha256').update(JSON.stringify([src.etag, v.width, v.height, v.quality, v.resize, v.format])).digest('hex').slice(0, 32);
-    const dir = this.#storage.cacheDir(bucket, storyId, file);
+    const dir = variantDir(this.#storage, bucket, storyId, file);
     const path = join(dir, `${key}.${v.format}`);
     const contentType = TYPES[v.format];
     // The key covers the source's ETag and every parameter: it identifies the variant's bytes.
@@ -120,7 +121,8 @@ export class Renderer {
     const job = (async (): Promise<Rendered> => {
       await this.#slot();
       try {
-        const source = await readFile(this.#storage.path(bucket, storyId, file));
+        const source = await readAll(this.#storage, bucket, storyId, file);
+        if (source === null) throw new RenderError(`${file} is gone`);
         const out = await encode(source, src.contentType === 'image/svg+xml', v).catch((e: unknown) => {
           throw new RenderError(`${file} cannot be rendered as an image: ${e instanceof Error ? e.message : String(e)}`);
         });

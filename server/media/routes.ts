@@ -4,6 +4,7 @@
 // read), fit the per-file cap and the user's daily quota, and must decode as the type they claim.
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RouteModule } from '../http/app.js';
@@ -12,7 +13,8 @@ import { route } from '../http/route.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import { RenderBusy, RenderError, RenderQuery, RenderRefused, type Renderer, variantOf } from './render.js';
 import type { UploadQuota } from './quota.js';
-import { Bucket, checkUpload, FileName, type MediaStorage, StoryId, type StoredObject } from './storage.js';
+import { Bucket, checkUpload, FileName, StoryId, type StoredObject } from './storage.js';
+import type { ByteRange, MediaStore } from './store.js';
 import { verifyImage } from './verify.js';
 
 const ObjectParams = z.object({ bucket: Bucket, storyId: StoryId, file: FileName });
@@ -39,7 +41,8 @@ const CACHE_CONTROL = 'public, max-age=3600';
 // Stored SVG is served as an image, never as a document that could run script on this origin.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-type FileMeta = { path: string; size: number; mtime: Date; contentType: string; etag: string };
+/** A file to send: its metadata, a name for downloads, and how to read its bytes (all or a range). */
+type FileMeta = { name: string; size: number; mtime: Date; contentType: string; etag: string; read: (range: ByteRange) => Promise<Readable | Buffer | null> };
 
 /** Streams a stored file with caching headers, answering 304 on a matching ETag and 206 on a single byte range. */
 async function sendFile(req: FastifyRequest, reply: FastifyReply, f: FileMeta, download?: string): Promise<undefined> {
@@ -52,7 +55,7 @@ async function sendFile(req: FastifyRequest, reply: FastifyReply, f: FileMeta, d
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', CSP);
   if (download !== undefined) {
-    const name = FileName.safeParse(download).success ? download : f.path.split(/[\\/]/).pop() ?? 'download';
+    const name = FileName.safeParse(download).success ? download : f.name;
     void reply.header('content-disposition', `attachment; filename="${name}"`);
   }
   const match = req.headers['if-none-match'];
@@ -77,8 +80,11 @@ async function sendFile(req: FastifyRequest, reply: FastifyReply, f: FileMeta, d
     }
     void reply.code(206).header('content-range', `bytes ${start}-${end}/${f.size}`);
   }
+  const body = f.size === 0 ? '' : await f.read({ start, end });
+  // Gone between its metadata and its bytes (replaced elsewhere with a shorter file, or removed).
+  if (body === null) throw notFound('Object not found.');
   void reply.header('content-length', String(end - start + 1));
-  await reply.send(f.size === 0 ? '' : createReadStream(f.path, { start, end }));
+  await reply.send(body);
   // A client that went away leaves the stream unfinished: nothing more to send.
   if (!reply.sent) reply.hijack();
   return undefined;
@@ -93,7 +99,7 @@ function listed(o: StoredObject): z.infer<typeof ListedObject> {
 }
 
 export type MediaRouteDeps = {
-  storage: MediaStorage;
+  storage: MediaStore;
   renderer: Renderer;
   /** Whether a story exists (uploads go to existing stories only). */
   storyExists: (id: string) => Promise<boolean>;
@@ -115,7 +121,7 @@ export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
   async function download(req: FastifyRequest, reply: FastifyReply, p: z.infer<typeof ObjectParams>, q: z.infer<typeof DownloadQuery>): Promise<undefined> {
     const o = await storage.stat(p.bucket, p.storyId, p.file);
     if (!o) throw notFound('Object not found.');
-    return sendFile(req, reply, { ...o, path: storage.path(p.bucket, p.storyId, p.file) }, q.download);
+    return sendFile(req, reply, { ...o, read: (range) => storage.read(p.bucket, p.storyId, p.file, range) }, q.download);
   }
 
   const quotaExceeded = (retryAfterS: number): HttpError => new HttpError(
@@ -147,7 +153,7 @@ export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
     const userId = req.user?.id ?? '';
     const reserved = await deps.quota.reserve(userId, { bucket: p.bucket, storyId: p.storyId, file: p.file }, bytes.length);
     if (!reserved.ok) throw quotaExceeded(reserved.retryAfterS);
-    let r: Awaited<ReturnType<MediaStorage['put']>>;
+    let r: Awaited<ReturnType<MediaStore['put']>>;
     try {
       r = await storage.put(p.bucket, p.storyId, p.file, bytes, mode !== 'create');
     } catch (e) {
@@ -207,7 +213,7 @@ export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
             throw e;
           });
           if (!out) throw notFound('Object not found.');
-          return sendFile(req, reply, out);
+          return sendFile(req, reply, { ...out, name: p.file, read: (range) => Promise.resolve(createReadStream(out.path, range)) });
         });
       route(scope, { method: 'POST', url: '/storage/v1/object/:bucket/:storyId/:file', summary: 'Upload a file (raw bytes with their content type; x-upsert: true replaces an existing file)', tags: ['storage'], auth: 'user', params: ObjectParams, response: Uploaded },
         async ({ req, params }) => write(req, params, req.headers['x-upsert'] === 'true' ? 'upsert' : 'create'));

@@ -1,13 +1,14 @@
 // At start, every story of the catalogue gets the files its story.json references (catalogue images, sample images,
 // character, item, place and moment media, sounds) copied from its folder under STORIES_DIR into storage, when
 // missing. A story's folder is found by its id, since imported stories keep no path.
-import { constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import type { Story } from '../../engine/story/format.js';
 import { storyFileSizeProblem } from '../../engine/story/limits.js';
 import { isAbsoluteUrl, mediaFileName } from './urls.js';
-import { type Bucket, FileName, type MediaStorage } from './storage.js';
+import { type Bucket, FileName } from './storage.js';
+import type { MediaStore } from './store.js';
 
 export type SeedMediaLog = {
   info(obj: object, msg: string): void;
@@ -54,7 +55,7 @@ export function storyFolders(dir: string): Map<string, string> {
 }
 
 export async function seedMedia(
-  storage: MediaStorage, stories: { ids(): Promise<string[]>; get(id: string): Promise<Story | null> }, storiesDir: string, log: SeedMediaLog,
+  storage: MediaStore, stories: { ids(): Promise<string[]>; get(id: string): Promise<Story | null> }, storiesDir: string, log: SeedMediaLog,
 ): Promise<{ copied: number }> {
   const folders = storyFolders(storiesDir);
   let copied = 0;
@@ -74,15 +75,12 @@ export async function seedMedia(
         log.warn({ story_id: id, path }, 'media file referenced by the story is missing');
         continue;
       }
-      await mkdir(storage.path(bucket, id), { recursive: true });
-      try {
-        await copyFile(src, storage.path(bucket, id, file), constants.COPYFILE_EXCL);
-        copied += 1;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
+      // Never over a file already stored (an author may have replaced it); several processes starting at once each
+      // try, and one of them stores it.
+      if (await storage.stat(bucket, id, file)) continue;
+      if ((await storage.put(bucket, id, file, await readFile(src), false)) === 'created') copied += 1;
     }
   }
-  if (copied > 0) log.info({ copied, dir: storage.root }, 'story media copied into storage');
+  if (copied > 0) log.info({ copied, store: storage.kind }, 'story media copied into storage');
   return { copied };
 }

@@ -2,11 +2,12 @@
 // The only code that touches these files: every path is built here from validated segments and checked to stay
 // inside the storage directory, so a request can never name a file outside it.
 import { randomUUID } from 'node:crypto';
-import { createReadStream, type ReadStream, type Stats } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { link, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import type { ByteRange, MediaStore } from './store.js';
 
 export const BUCKETS = ['image', 'sound'] as const;
 export const Bucket = z.enum(BUCKETS);
@@ -79,12 +80,16 @@ export function etagOf(st: Pick<Stats, 'size' | 'mtimeMs'>): string {
   return `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
 }
 
-export class MediaStorage {
+/** The disk store (MEDIA_DIR): one machine's files. */
+export class MediaStorage implements MediaStore {
+  readonly kind = 'disk' as const;
   /** Absolute storage directory. */
   readonly root: string;
+  readonly cacheRoot: string;
 
   constructor(dir: string) {
     this.root = resolve(dir);
+    this.cacheRoot = join(this.root, '.render-cache');
   }
 
   /** The absolute path of an object (or of a story's folder when `file` is omitted); throws on a bad segment (a bug). */
@@ -95,12 +100,6 @@ export class MediaStorage {
     const p = resolve(this.root, bucket, storyId, ...(file === undefined ? [] : [file]));
     if (!p.startsWith(this.root + sep)) throw new Error(`media: ${p} is outside ${this.root}`);
     return p;
-  }
-
-  /** Resized variants of one object live under this folder (dropped when the object is replaced). */
-  cacheDir(bucket: Bucket, storyId: string, file: string): string {
-    const p = this.path(bucket, storyId, file);
-    return join(this.root, '.render-cache', p.slice(this.root.length + 1));
   }
 
   async stat(bucket: Bucket, storyId: string, file: string): Promise<StoredObject | null> {
@@ -114,8 +113,9 @@ export class MediaStorage {
     }
   }
 
-  open(bucket: Bucket, storyId: string, file: string): ReadStream {
-    return createReadStream(this.path(bucket, storyId, file));
+  async read(bucket: Bucket, storyId: string, file: string, range?: ByteRange): Promise<ReturnType<typeof createReadStream> | null> {
+    if (!(await this.stat(bucket, storyId, file))) return null;
+    return createReadStream(this.path(bucket, storyId, file), range ?? {});
   }
 
   /** The story's files, by name. */
@@ -168,7 +168,7 @@ export class MediaStorage {
       }
       const existed = (await this.stat(bucket, storyId, file)) !== null;
       await rename(temp, target);
-      await rm(this.cacheDir(bucket, storyId, file), { recursive: true, force: true });
+      await rm(join(this.cacheRoot, bucket, storyId, file), { recursive: true, force: true });
       return existed ? 'replaced' : 'created';
     } finally {
       await unlink(temp).catch(() => undefined);

@@ -8,7 +8,7 @@ import { GameOutput } from '../../engine/schema/game-output.js';
 import { PermanentCharacter, PermanentCharacterItem, PermanentCharacterMedia, PlayerStory, Ticket } from '../../engine/schema/player.js';
 import { TranscriptLine } from '../../engine/sim/transcript.js';
 import { Rollback, type Db, type Queryable } from '../db/db.js';
-import { byKeySet, ownerCollision, recordsSql, writeRecords } from './records.js';
+import { byKeySet, recordsSql, writeRecords } from './records.js';
 import { checkRowFields } from './player-tables.js';
 import { isUuid, json, parseRows } from './rows.js';
 import type { CommitRequest, CommitResult } from '../game/ports.js';
@@ -158,20 +158,22 @@ export class GameRepo {
   }
 
   /**
-   * The commit as one statement in a transaction: data-modifying WITH clauses, each conditional on the one before
-   * (the input recorded, then the state moved from expectedVersion, then the rows and the transcript), so a duplicate
-   * input writes nothing, and a version conflict or an owner collision rolls the input back.
+   * The commit as ONE statement (one round trip, atomic without BEGIN/COMMIT): data-modifying WITH clauses, each
+   * conditional on the one before: the input recorded, then the state moved from expectedVersion, then the rows and
+   * the transcript. A duplicate input writes nothing. A version conflict after the input was recorded, or an owner
+   * collision, must undo what the statement wrote: the final SELECT then fails on purpose (division by zero for a
+   * conflict, a logarithm of zero for a collision), which aborts the whole statement, and the error says which.
    */
   async #commitOne(c: CommitRequest, writes: readonly Extract<Write, { kind: 'rows' }>[]): Promise<CommitResult> {
     const params: unknown[] = [];
     const p = (v: unknown): string => `$${params.push(v)}`;
     const ctes: string[] = [];
-    const counts: string[] = [];
+    const out: string[] = [];
     if (c.input) {
       ctes.push(`ins AS (INSERT INTO looptale_private.processed_inputs (user_id, input_id, player_story_id, outputs)
         VALUES (${p(c.userId)}, ${p(c.input.input_id)}, ${p(isUuid(c.input.player_story_id) ? c.input.player_story_id : null)}::uuid, ${p(json(c.input.outputs))}::text::jsonb)
         ON CONFLICT (user_id, input_id) DO NOTHING RETURNING 1)`);
-      counts.push('(SELECT count(*) FROM ins)::int AS inserted');
+      out.push('(SELECT count(*) FROM ins)::int AS inserted');
     }
     const afterInput = c.input ? ' AND EXISTS (SELECT 1 FROM ins)' : '';
     const user = p(c.userId);
@@ -183,19 +185,18 @@ export class GameRepo {
           ON CONFLICT (user_id, blueprint_story_id) DO NOTHING RETURNING version)`
       : `st AS (UPDATE looptale_private.player_story_states SET state = ${state}::text::json, version = version + 1, updated_at = now()
           WHERE user_id = ${user} AND blueprint_story_id = ${story}::uuid AND version = ${p(c.expectedVersion)}${afterInput} RETURNING version)`);
-    counts.push('(SELECT version FROM st) AS version');
-    const guarded: { name: string; table: string; n: number }[] = [];
+    out.push('(SELECT version FROM st) AS version');
+    if (c.input) out.push('CASE WHEN EXISTS (SELECT 1 FROM ins) AND NOT EXISTS (SELECT 1 FROM st) THEN 1 / (SELECT count(*)::int FROM st) END AS conflict_guard');
+    const guards: string[] = [];
     writes.forEach((w, i) => {
       const first = w.records[0];
       if (!first) return;
       const name = `w${i}`;
       const r = recordsSql(w.table, Object.keys(first), p(JSON.stringify(w.records)), 'upsert', 'user_id', 'EXISTS (SELECT 1 FROM st)');
       ctes.push(`${name} AS (${r.sql}${r.guarded ? '' : ' RETURNING 1'})`);
-      if (r.guarded) {
-        guarded.push({ name, table: w.table, n: w.records.length });
-        counts.push(`(SELECT count(*) FROM ${name})::int AS ${name}`);
-      }
+      if (r.guarded) guards.push(`(SELECT count(*) FROM ${name}) <> ${w.records.length}`);
     });
+    if (guards.length > 0) out.push(`CASE WHEN EXISTS (SELECT 1 FROM st) AND (${guards.join(' OR ')}) THEN ln((SELECT count(*) FROM st) * 0) END AS owner_guard`);
     if (c.transcript && c.transcript.lines.length > 0) {
       const run = p(c.transcript.player_story_id);
       ctes.push(`tr AS (INSERT INTO looptale_private.player_story_transcripts (player_story_id, seq, line)
@@ -204,22 +205,19 @@ export class GameRepo {
                (SELECT COALESCE(max(seq) + 1, 0) AS n FROM looptale_private.player_story_transcripts WHERE player_story_id = ${run}::uuid) AS base
          WHERE EXISTS (SELECT 1 FROM st) RETURNING 1)`);
     }
-    const sql = `WITH ${ctes.join(',\n')}\nSELECT ${counts.join(', ')}`;
+    const sql = `WITH ${ctes.join(',\n')}\nSELECT ${out.join(', ')}`;
+    let row: Record<string, unknown>;
     try {
-      return await this.#db.tx(async (q) => {
-        const r = await q.query<Record<string, number | string | null>>(sql, params);
-        const row = r.rows[0] ?? {};
-        if (c.input && Number(row.inserted) === 0) {
-          throw new Abort({ ok: false, reason: 'duplicate', outputs: (await this.#processed(q, c.userId, c.input.input_id)) ?? [] });
-        }
-        if (row.version === null || row.version === undefined) throw new Abort({ ok: false, reason: 'conflict' });
-        for (const g of guarded) if (Number(row[g.name]) !== g.n) throw ownerCollision(g.table, g.n - Number(row[g.name]), 'user_id');
-        return { ok: true as const, version: Number(row.version) };
-      });
+      row = (await this.#db.query(sql, params, { prepare: true })).rows[0] ?? {};
     } catch (e) {
-      if (e instanceof Abort) return e.result;
+      const code = (e as { code?: unknown }).code;
+      if (code === '22012') return { ok: false, reason: 'conflict' };
+      if (code === '2201E') throw new Error('store: row id(s) of this step collide with rows of another user_id', { cause: e });
       throw e;
     }
+    if (c.input && Number(row.inserted) === 0) return { ok: false, reason: 'duplicate', outputs: (await this.#processed(this.#db, c.userId, c.input.input_id)) ?? [] };
+    if (row.version === null || row.version === undefined) return { ok: false, reason: 'conflict' };
+    return { ok: true, version: Number(row.version) };
   }
 
   async #writeState(q: Queryable, c: CommitRequest): Promise<number> {

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeSpeech, resample, STT_RATE, toInt16 } from './audio.js';
-import { decodeMp3, encodeMp3, MP3_ENCODER_DELAY } from './mp3.js';
+import { decodeMp3, encodeMp3, loadMp3Encoder, MP3_ENCODER_DELAY } from './mp3.js';
+
+beforeAll(loadMp3Encoder);
 import { encodeWav, parseWav } from './wav.js';
 
 /** A chirp with a little seeded noise: unlike a pure tone, it lines up with itself at one lag only. */

@@ -12,7 +12,7 @@ import { decodeSpeech, resample, toFloat32, toInt16 } from './audio.js';
 import { EspeakSynthesizer } from './espeak.js';
 import { EspeakEngine } from './espeak-engine.js';
 import { decisionKey, loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
-import { encodeMp3 } from './mp3.js';
+import { encodeMp3, loadMp3Encoder } from './mp3.js';
 import { PocketsphinxTranscriber } from './pocketsphinx.js';
 import { encodeWav } from './wav.js';
 
@@ -253,6 +253,7 @@ async function main(argv: string[]): Promise<void> {
   // MP3 encoding on this thread, 5 s of speech-like audio at 22,050 Hz, warm.
   const engine = await EspeakEngine.create();
   const speech = toInt16(toFloat32(engine.synth(lines.join(' '), { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 })).subarray(0, 5 * 22050));
+  await loadMp3Encoder();
   for (let i = 0; i < 3; i++) encodeMp3(speech, 22050, 64);
   const enc: number[] = [];
   for (let i = 0; i < 5; i++) {

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { toInt16 } from './audio.js';
 import { HttpTranscriber, apiUrl, vocabularyPrompt } from './http-stt.js';
 import { HttpSynthesizer } from './http-tts.js';
-import { encodeMp3 } from './mp3.js';
+import { encodeMp3, loadMp3Encoder } from './mp3.js';
 import { encodeWav } from './wav.js';
 
 type Seen = { path: string; auth: string | undefined; contentType: string; body: Buffer };
@@ -26,6 +26,7 @@ function read(req: IncomingMessage): Promise<Buffer> {
 }
 
 beforeAll(async () => {
+  await loadMp3Encoder();
   server = createServer((req, res) => {
     void read(req).then((body) => {
       seen.push({ path: req.url ?? '', auth: req.headers.authorization, contentType: req.headers['content-type'] ?? '', body });

@@ -9,7 +9,7 @@ import { EspeakSynthesizer } from './espeak.js';
 import { EspeakPool } from './espeak-pool.js';
 import { HttpTranscriber } from './http-stt.js';
 import { HttpSynthesizer } from './http-tts.js';
-import { warmUpMp3 } from './mp3.js';
+import { warmUpMp3Decoder } from './mp3.js';
 import { isPocketsphinxAvailable, PocketsphinxTranscriber } from './pocketsphinx.js';
 import type { Synthesizer } from './synthesizer.js';
 import { NoTranscriber, type TranscribeRequest, type TranscribeResult, type Transcriber } from './transcriber.js';
@@ -89,7 +89,7 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
   const transcriber = english || french ? routingTranscriber({ ...(english ? { english } : {}), ...(french ? { french } : {}) }) : new NoTranscriber();
   const sttProvider = http ? 'http' : sphinx ? 'pocketsphinx' : 'none';
   // Player MP3 is decoded here: compile the decoder now rather than on the first turn.
-  if (sttProvider !== 'none') warmUpMp3().catch((err: unknown) => log.warn({ err }, 'MP3 warm-up failed'));
+  if (sttProvider !== 'none') warmUpMp3Decoder().catch((err: unknown) => log.warn({ err }, 'MP3 warm-up failed'));
   if (!french && !sttMissing.includes('STT_BASE_URL')) sttMissing.push('STT_BASE_URL (French)');
   const stt: ProviderStatus = {
     provider: sttProvider,

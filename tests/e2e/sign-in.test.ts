@@ -46,7 +46,18 @@ describe('sign-in modal', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Show password' }).click();
     expect(await password.getAttribute('type')).toBe('text');
     expect(await page.getByRole('button', { name: 'Hide password' }).textContent()).toBe('Hide');
+    // The button reads 'Loading...' and is disabled while the request is in flight.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/auth/v1/signup*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Sign Up', exact: true }).last().click();
+    const busy = page.getByRole('button', { name: 'Loading...' });
+    await busy.waitFor();
+    expect(await busy.isDisabled()).toBe(true);
+    release();
     await page.getByTestId('personal-catalogue').waitFor();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     expect(path(page)).toBe('/browse');
@@ -89,6 +100,7 @@ describe('sign-in modal', { timeout: 90_000 }, () => {
     expect(mail.link).toContain('/auth/v1/verify');
     await page.goto(mail.link);
     await waitForPath(page, `/launch/${LANTERN}`);
+    await page.getByRole('button', { name: 'START' }).click();
     await page.getByTestId('launch-buttons').waitFor();
     expect(await page.getByRole('heading', { name: 'The Lantern Keeper' }).isVisible()).toBe(true);
     await page.context().close();
@@ -216,6 +228,7 @@ describe('routes (accounts spec §2)', { timeout: 90_000 }, () => {
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await waitForPath(page, `/launch/${LANTERN}`);
+    await page.getByRole('button', { name: 'START' }).click();
     await page.getByTestId('launch-buttons').waitFor();
     expect(await page.getByTestId('launch-buttons').getAttribute('data-state')).toBe('FRESH');
     await page.context().close();
@@ -248,3 +261,68 @@ describe('accessibility (axe-core: no serious or critical violation)', { timeout
     }
   });
 });
+
+describe('keyboard, motion and small screens', { timeout: 90_000 }, () => {
+  it('reaches a story card by keyboard, opens the modal with Enter, traps focus, and Escape gives focus back', async () => {
+    const page = await h.newPage();
+    await page.goto(`${h.url}/browse`);
+    await page.getByTestId('story-card').first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    let onCard = false;
+    for (let i = 0; i < 10 && !onCard; i++) {
+      await page.keyboard.press('Tab');
+      onCard = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'story-card');
+    }
+    expect(onCard).toBe(true);
+    // Visible focus: the focused card draws an outline.
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle)).toBe('solid');
+    const cardName = await page.evaluate(() => document.activeElement?.getAttribute('data-story-id'));
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Sign in to Looptale' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-story-id'))).toBe(cardName);
+    await page.context().close();
+  });
+
+  it('tilts a card on hover (8 degrees at most, 1.05, 300 ms), and not at all with reduced motion', async () => {
+    const page = await h.newPage();
+    await page.goto(`${h.url}/browse`);
+    const card = page.locator('.tilt-card').first();
+    await card.waitFor();
+    const box = await card.boundingBox();
+    if (!box) throw new Error('no card box');
+    await page.mouse.move(box.x + box.width * 0.95, box.y + box.height * 0.05);
+    await page.waitForTimeout(400);
+    const tilted = await card.evaluate((el) => ({ x: el.style.getPropertyValue('--tilt-x'), y: el.style.getPropertyValue('--tilt-y'), t: getComputedStyle(el).transitionDuration, m: getComputedStyle(el).transform }));
+    expect(Math.abs(parseFloat(tilted.y))).toBeGreaterThan(6);
+    expect(Math.abs(parseFloat(tilted.y))).toBeLessThanOrEqual(8);
+    expect(Math.abs(parseFloat(tilted.x))).toBeLessThanOrEqual(8);
+    expect(tilted.t.split(',')[0]).toBe('0.3s');
+    expect(tilted.m).not.toBe('none');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.reload();
+    await card.waitFor();
+    await page.mouse.move(box.x + box.width * 0.95, box.y + box.height * 0.05);
+    await page.waitForTimeout(100);
+    expect(await card.evaluate((el) => getComputedStyle(el).transform)).toBe('none');
+    await page.context().close();
+  });
+
+  it('fits a 360 px phone: no horizontal scrolling on the catalogue, the sign-in view and the launch screen', async () => {
+    const account = await signUp(h.url);
+    for (const [p, signedIn] of [['/browse', false], ['/login', false], ['/browse', true], [`/launch/${LANTERN}`, true]] as const) {
+      const page = await h.newPage({ viewport: { width: 360, height: 740 }, ...(signedIn ? { signedInAs: account } : {}) });
+      await page.goto(`${h.url}${p}`);
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, p).toBeLessThanOrEqual(0);
+      await page.context().close();
+    }
+  });
+});
+

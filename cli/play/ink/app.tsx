@@ -7,7 +7,7 @@ import type { PlayLanguage } from '../../../engine/schema/enums.js';
 import type { CatalogueStory } from '../../../engine/schema/views.js';
 import type { Link } from '../../../engine/client/api/link.js';
 import type { PlayModel } from '../../../engine/client/game-screen/model.js';
-import { subScreenOf } from '../../../engine/client/game-screen/model.js';
+import { showsResult, subScreenOf } from '../../../engine/client/game-screen/model.js';
 import { MIC_SAMPLE_RATE, record, requireRecorder } from '../mic.js';
 import { type Game, type PlayContext, type PlayIo, startGame } from '../run.js';
 import { applyLaunch, type Launch, launchOf, openLink } from '../session.js';
@@ -186,6 +186,12 @@ function App({ ctx, story, held }: { ctx: PlayContext; story: CatalogueStory; he
         } else if (ch === 'q') quit();
         return;
       case 'in_game':
+        // A complete moment still showing its award or forging: Enter moves past them to MOMENT COMPLETE.
+        if (key.return && !input.trim() && model.momentComplete && showsResult(model)) {
+          g.ctrl.dispatch({ type: 'dismiss_award' });
+          g.ctrl.dispatch({ type: 'close_forging' });
+          return;
+        }
         if (key.return) {
           const text = input.trim();
           setInput('');

@@ -175,6 +175,7 @@ class CompiledMatcher implements Matcher {
   private readonly phrases: CompiledPhrase[] = [];
   private readonly rows = new Map<string, Float64Array>();
   private readonly analyses = new Map<string, readonly Token[]>();
+  private readonly founds = new Map<string, readonly Found[]>();
   private readonly stopwords: ReadonlySet<string>;
 
   constructor(
@@ -247,7 +248,17 @@ class CompiledMatcher implements Matcher {
     return search.run();
   }
 
-  private found(heard: string): Found[] {
+  /** The same utterance always finds the same candidates: players and bots repeat themselves (never mutated). */
+  private found(heard: string): readonly Found[] {
+    const hit = this.founds.get(heard);
+    if (hit !== undefined) return hit;
+    const out = this.search(heard);
+    if (this.founds.size >= CACHE_LIMIT) this.founds.clear();
+    this.founds.set(heard, out);
+    return out;
+  }
+
+  private search(heard: string): Found[] {
     const tokens = this.analyze(heard);
     const rows: (Float64Array | null)[] = [];
     const available = new Float64Array(this.vocab.length);

@@ -2,6 +2,7 @@
 // bearer token, and a typed method per route the clients use. Browser-safe: the network comes in as `fetch` (the
 // global one in a browser or in Node), so this file runs anywhere and does no I/O of its own.
 import type { LaunchAction, LaunchState } from '../../catalogue/launch.js';
+import type { StoryProgress } from '../../catalogue/progress.js';
 import type { PlayLanguage } from '../../schema/enums.js';
 import type { DialogueEntry, PermanentCharacter, PermanentCharacterItem, PlayerStory, TicketWithStory } from '../../schema/player.js';
 import type { CatalogueStory, GameView, MomentView, StaticCatalogue, TicketCards } from '../../schema/views.js';
@@ -163,6 +164,11 @@ export class Api {
 
   story(storyId: string): Promise<StoryDetail> {
     return this.request('GET', `/api/stories/${encodeURIComponent(storyId)}`);
+  }
+
+  /** The caller's progress in each story they started (runs, best rank, moments reached). */
+  progress(): Promise<StoryProgress[]> {
+    return this.request('GET', '/api/me/progress');
   }
 
   // ---- launch and runs

@@ -215,6 +215,11 @@ export class GameSocket {
     if (this.#pending) throw new Error('a turn is already in flight on this socket');
     const input_id = input.input_id ?? this.#newId();
     const full: UserInput = { ...input, input_id };
+    // A closed socket would swallow the frame and leave the turn waiting for its timeout: say at once that it is closed.
+    if (this.#socket.readyState !== OPEN) {
+      const code = this.closeInfo?.code ?? 1006;
+      return Promise.resolve({ input_id, outputs: [], forging: [], modifiers: [], error: `connection closed (${code})`, errorCode: null, firstOutputMs: -1, lastOutputMs: -1 });
+    }
     return new Promise((resolve) => {
       const result: TurnResult = { input_id, outputs: [], forging: [], modifiers: [], error: null, errorCode: null, firstOutputMs: -1, lastOutputMs: -1 };
       const p: Pending = {

@@ -83,11 +83,11 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
   const query = db.query.bind(db);
   const tx = db.tx.bind(db);
   const wrapped = db as { -readonly [K in keyof Db]: Db[K] };
-  wrapped.query = async (sql: string, params?: readonly unknown[]) => {
+  wrapped.query = async (sql: string, params?: readonly unknown[], opts?: Parameters<Db['query']>[2]) => {
     queries++;
     const t0 = enter();
     try {
-      return await query(sql, params);
+      return await query(sql, params, opts);
     } finally {
       leave(t0, queryMs);
     }

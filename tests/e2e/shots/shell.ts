@@ -101,6 +101,7 @@ export const shots: Shot[] = [
     signedIn: true,
     setup: async (page, { harness }) => {
       await page.goto(`${harness.url}/launch/${LANTERN}`);
+      await page.getByRole('button', { name: 'START' }).click();
       await page.getByTestId('launch-buttons').waitFor();
     },
   },

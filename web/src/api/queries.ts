@@ -9,6 +9,7 @@ export const queryKeys = {
   staticCatalogue: ['catalogue', 'static'] as const,
   stories: (userId: string | null) => ['stories', userId] as const,
   story: (storyId: string) => ['story', storyId] as const,
+  progress: (userId: string | null) => ['progress', userId] as const,
   launch: (storyId: string) => ['launch', storyId] as const,
   playerStory: (id: string) => ['player-story', id] as const,
   tickets: ['tickets'] as const,
@@ -42,6 +43,8 @@ export const authSettingsQuery = queryOptions({ queryKey: queryKeys.authSettings
 export const useStaticCatalogue = () => useQuery(staticCatalogueQuery);
 export const useStories = (userId: string | null) => useQuery(storiesQuery(userId));
 export const useStory = (storyId: string) => useQuery(storyQuery(storyId));
+/** The signed-in player's progress per started story (the Continue row, the profile page). */
+export const useProgress = (userId: string | null) => useQuery({ queryKey: queryKeys.progress(userId), queryFn: () => api.progress(), enabled: userId !== null, staleTime: 30_000 });
 export const useLaunch = (storyId: string) => useQuery(launchQuery(storyId));
 export const usePlayerStory = (id: string) => useQuery(playerStoryQuery(id));
 export const useTickets = (enabled = true) => useQuery({ ...ticketsQuery, enabled });
@@ -76,5 +79,6 @@ export function invalidateRuns(qc: QueryClient, storyId: string): Promise<void> 
   return Promise.all([
     qc.invalidateQueries({ queryKey: queryKeys.launch(storyId) }),
     qc.invalidateQueries({ queryKey: ['stories'] }),
+    qc.invalidateQueries({ queryKey: ['progress'] }),
   ]).then(() => undefined);
 }

@@ -8,6 +8,10 @@ export const CATALOGUE_TEXT = {
   noneAvailable: 'No stories available at the moment.',
   loadFailed: 'Failed to load stories. Please try refreshing the page.',
   trendingNow: 'Trending Now',
+  continueRow: 'Continue',
+  moreInfo: 'More Info',
+  loadingImages: 'Loading images...',
+  connect: 'Connect',
   tagline: 'extraordinary voice driven adventures',
 } as const;
 

@@ -1,0 +1,55 @@
+// Lean mode runs the same rules (the same step, the same brain) without building outputs or effects: it must end
+// every run in the state full mode ends in. 1,000 seeded runs of clockwork-siege (the bench's story: battles, upgrades,
+// tickets), with the optimal and the random bot, state digest after every run.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Story } from '../story/format.js';
+import { scriptedTurn } from './play-turn.js';
+import { Simulation } from './simulate.js';
+import { stateDigest } from './transcript.js';
+
+const story = Story.parse(JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/stories/clockwork-siege/story.json'), 'utf8')));
+
+function digests(bot: 'optimal' | 'random', seed: number, runs: number, lean: boolean): string[] {
+  const sim = new Simulation(story, { runs, seed, bot, lean });
+  const out: string[] = [];
+  for (let i = 0; i < runs; i++) {
+    sim.playRun();
+    out.push(stateDigest(sim.state));
+  }
+  return out;
+}
+
+describe('lean simulation', () => {
+  it('ends 1,000 seeded runs in the same states as full mode', () => {
+    let compared = 0;
+    for (const bot of ['optimal', 'random'] as const) {
+      // 10 players per bot, each 50 runs in a row (history, tickets and permanent cards carry over between runs).
+      for (let seed = 1; seed <= 10; seed++) {
+        expect(digests(bot, seed, 50, true)).toEqual(digests(bot, seed, 50, false));
+        compared += 50;
+      }
+    }
+    expect(compared).toBe(1000);
+  });
+
+  it('a lean step builds no outputs and records no effects, and leaves the same state', () => {
+    const sim = new Simulation(story, { runs: 1, seed: 3, bot: 'optimal', lean: false });
+    let checked = 0;
+    sim.opts.onTurn = (state) => {
+      const input = { input_id: `00000000-0000-4000-8000-${String(++checked).padStart(12, '0')}`, transcription: 'attack', is_starting_dialogue: false };
+      const full = scriptedTurn(state, story, input, 1_000_000);
+      const lean = scriptedTurn(state, story, input, 1_000_000, true);
+      expect(lean.result.ok).toBe(full.result.ok);
+      if (!full.result.ok || !lean.result.ok) return;
+      expect(full.result.outputs.length).toBeGreaterThan(0);
+      expect(full.result.effects.length).toBeGreaterThan(0);
+      expect(lean.result.outputs).toEqual([]);
+      expect(lean.result.effects).toEqual([]);
+      expect(stateDigest(lean.result.state)).toBe(stateDigest(full.result.state));
+    };
+    sim.playRun();
+    expect(checked).toBeGreaterThan(5);
+  });
+});
