@@ -1,11 +1,12 @@
 // The game screen's sounds (web/src/game/sounds/*.mp3), ORIGINAL: synthesized here with sox (tones, noise, envelopes)
-// and encoded to MP3 (22,050 Hz mono, 64 kbps) with lamejs. Output is deterministic for a given sox build.
+// and encoded to MP3 (22,050 Hz mono, 64 kbps) with LAME (server/voice/mp3.ts; the committed files were made with lamejs,
+// the encoder of the time). Output is deterministic for a given sox build.
 //
 //   npx tsx scripts/make-game-sounds.ts            # rewrites web/src/game/sounds/
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Mp3Encoder } from '@breezystack/lamejs';
+import { encodeMp3, loadMp3Encoder } from '../server/voice/mp3.js';
 
 const RATE = 22050;
 const OUT = join(import.meta.dirname, '..', 'web', 'src', 'game', 'sounds');
@@ -41,23 +42,10 @@ function pcm(args: string[]): Int16Array {
   return new Int16Array(raw.buffer, raw.byteOffset, raw.byteLength >> 1);
 }
 
-function mp3(samples: Int16Array): Uint8Array {
-  const enc = new Mp3Encoder(1, RATE, 64);
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i < samples.length; i += 1152) parts.push(enc.encodeBuffer(samples.subarray(i, i + 1152)));
-  parts.push(enc.flush());
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
+await loadMp3Encoder();
 let total = 0;
 for (const [name, args] of Object.entries(SOUNDS)) {
-  const bytes = mp3(pcm(args));
+  const bytes = encodeMp3(pcm(args), RATE, 64);
   writeFileSync(join(OUT, `${name}.mp3`), bytes);
   total += bytes.length;
   console.log(`${name}.mp3 ${bytes.length} B`);
