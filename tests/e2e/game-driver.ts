@@ -12,11 +12,33 @@ export async function subScreen(page: Page): Promise<Screen | null> {
   return (await page.locator('[data-testid="game-screen"]').getAttribute('data-sub-screen', { timeout: 30_000 })) as Screen | null;
 }
 
-/** From the launch screen: the first button (START / Continue) opens the game at /game/{id}; returns the run id. */
-export async function openGame(page: Page, url: string, storyId: string): Promise<string> {
-  await page.goto(`${url}/launch/${storyId}`);
-  await page.locator('[data-testid="launch-buttons"] button').first().click();
-  await page.waitForURL(/\/game\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+/**
+ * Opens a new run's game screen; returns the run id. `launch` (default) goes the player's way: the launch screen's
+ * START, then its first button (needs the microphone: start the harness with fakeMicrophoneArgs()); `api` creates the
+ * run with the page's session and opens /game/{id} (screenshots, which run without a microphone).
+ */
+export async function openGame(page: Page, url: string, storyId: string, opts: { via?: 'launch' | 'api'; language?: 'english' | 'french' } = {}): Promise<string> {
+  if (opts.via === 'api') {
+    await page.goto(`${url}/browse`);
+    const token = await page.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
+      return key ? (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token ?? '' : '';
+    });
+    const res = await fetch(`${url}/api/player-stories`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ blueprint_story_id: storyId, language: opts.language ?? 'english' }),
+    });
+    if (!res.ok) throw new Error(`creating the run answered ${res.status}: ${await res.text()}`);
+    const run = (await res.json()) as { id: string };
+    await page.goto(`${url}/game/${run.id}`);
+  } else {
+    await page.goto(`${url}/launch/${storyId}`);
+    const start = page.locator('.launch__start');
+    if (await start.waitFor({ timeout: 15_000 }).then(() => true, () => false)) await start.click();
+    if (opts.language) await page.locator(`[data-testid="language-${opts.language}"]`).click();
+    await page.locator('[data-testid="launch-buttons"] button').first().click({ timeout: 30_000 });
+    await page.waitForURL(/\/game\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  }
   await page.locator('[data-testid="game-screen"]').waitFor({ timeout: 30_000 });
   return page.url().split('/').pop() ?? '';
 }

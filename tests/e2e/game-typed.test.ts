@@ -2,7 +2,7 @@
 // golden ticket popup, the menu and End Current Run, the connection overlay with the turn replayed once, French.
 // Real server (PGlite), real web build, real Chromium. ~60-90 s on the shared 2-core machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, PHONE, signUp, startHarness } from './harness.js';
+import { fakeMicrophoneArgs, type Harness, PHONE, signUp, startHarness } from './harness.js';
 import { LANTERN, LANTERN_WIN, openGame, playTyped, settle, subScreen, typeLine } from './game-driver.js';
 
 let h: Harness;
@@ -22,7 +22,7 @@ const KILL_SCRIPT = `(() => {
 })();`;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ args: fakeMicrophoneArgs() });
 }, 240_000);
 
 afterAll(async () => {
@@ -106,8 +106,7 @@ describe('the game screen, typed', () => {
   it('plays typed in French', async () => {
     const account = await signUp(h.url);
     const page = await h.newPage({ signedInAs: account });
-    await page.addInitScript({ content: `localStorage.setItem('looptale:settings', JSON.stringify({ volume: 1, language: 'french', reducedMotion: 'system' }));` });
-    await openGame(page, h.url, LANTERN);
+    await openGame(page, h.url, LANTERN, { language: 'french' });
     await page.locator('.start-screen__name').waitFor();
     expect(await page.locator('[data-testid="moment-date"]').getAttribute('aria-label')).toMatch(/octobre|novembre|décembre|janvier|février|mars|avril|mai|juin|juillet|août|septembre/);
     await settle(page);

@@ -20,7 +20,7 @@ const BLOCK_SOCKETS = `(() => {
 })();`;
 
 async function inGame(page: Page, url: string): Promise<string> {
-  const id = await openGame(page, url, LANTERN);
+  const id = await openGame(page, url, LANTERN, { via: 'api' });
   await settle(page);
   return id;
 }
@@ -30,7 +30,7 @@ export const shots: Shot[] = [
     name: 'game-start',
     signedIn: true,
     setup: async (page, { harness }) => {
-      await openGame(page, harness.url, LANTERN);
+      await openGame(page, harness.url, LANTERN, { via: 'api' });
       await page.locator('.start-screen__name').waitFor();
       await page.waitForTimeout(1500); // the date's letters arrive
     },
