@@ -8,6 +8,7 @@ import { DEFAULT_WEB_DIST, webAppRoutes } from './http/web-app.js';
 import { mediaModule } from './media/module.js';
 import { storeModule } from './store/module.js';
 import { gameModule } from './game/module.js';
+import { adminModule } from './admin/module.js';
 
 export const MODULES: RouteModule[] = [
   healthRoutes,
@@ -16,6 +17,7 @@ export const MODULES: RouteModule[] = [
   storeModule,
   gameModule,
   mediaModule,
+  adminModule,
   openApiRoutes, // documents every route declared before it
   // Last: the web app and its SPA fallback, behind every route of the server.
   (app, services) => webAppRoutes(services.config.WEB_DIST ?? DEFAULT_WEB_DIST)(app, services),

@@ -8,8 +8,10 @@ import { localize } from './text.js';
 export type GraphFormat = 'mermaid' | 'dot';
 export type GraphLang = 'en' | 'fr';
 
-type Edge = { from: string; to: string; label: string; kind: 'transition' | 'answer' | 'skip' };
-type Node = { key: string; label: string; type: MomentType | 'missing' };
+export type GraphEdge = { from: string; to: string; label: string; kind: 'transition' | 'answer' | 'skip' };
+export type GraphNode = { key: string; label: string; type: MomentType | 'missing' };
+type Edge = GraphEdge;
+type Node = GraphNode;
 
 /** Mermaid flowchart shapes: open and close around the quoted label. */
 const MERMAID_SHAPE: Record<Node['type'], [string, string]> = {
@@ -114,4 +116,11 @@ function dot(g: ReturnType<typeof nodesAndEdges>, name: string): string {
 export function storyGraph(story: Story, format: GraphFormat, lang: GraphLang = 'en'): string {
   const g = nodesAndEdges(story, lang);
   return format === 'mermaid' ? mermaid(g) : dot(g, story.name);
+}
+
+export type GraphModel = { nodes: GraphNode[]; edges: GraphEdge[]; start: string };
+
+/** The graph itself (nodes, edges, the first moment's key), for a client that draws it (the admin area). */
+export function storyGraphModel(story: Story, lang: GraphLang = 'en'): GraphModel {
+  return nodesAndEdges(story, lang);
 }

@@ -1,9 +1,10 @@
 // Per-email and per-address rate limits for sign-in, sign-up, one-time links, recovery, verification and refresh
 // (on top of the app-wide per-address limit). Password sign-in has no per-email limit (anyone could lock the owner
-// out with it): failures count per account and address instead, with back-off (signin-backoff.ts). In memory, per
-// process: with several processes each enforces its own.
-import { RateLimiter } from '../http/rate-limit.js';
+// out with it): failures count per account and address instead, with back-off (signin-backoff.ts). The counters live
+// in a LimitStore (limit-store.ts): in memory for one process, in PostgreSQL when several processes share it, so N
+// processes allow the attempts of one.
 import { emailRateLimited, requestRateLimited } from './errors.js';
+import { type LimitStore, MemoryLimitStore, windowHit } from './limit-store.js';
 import { SignInBackoff } from './signin-backoff.js';
 
 const MIN = 60_000;
@@ -24,32 +25,27 @@ export const EMAILS_PER_ADDRESS: readonly [number, number] = [5, 60 * MIN];
 export type AuthAction = keyof typeof AUTH_LIMITS;
 
 export class AuthLimits {
-  readonly #byIp = new Map<AuthAction, RateLimiter>();
-  readonly #byEmail = new Map<AuthAction, RateLimiter>();
-  readonly #emails = new RateLimiter(EMAILS_PER_ADDRESS[0], EMAILS_PER_ADDRESS[1]);
   /** Password failures per account and address. */
   readonly signIn: SignInBackoff;
+  readonly #n: (x: number) => number;
 
-  constructor(private readonly now: () => number, scale = 1) {
-    const n = (x: number): number => Math.max(1, Math.round(x * scale));
-    for (const [action, l] of Object.entries(AUTH_LIMITS) as [AuthAction, (typeof AUTH_LIMITS)[AuthAction]][]) {
-      this.#byIp.set(action, new RateLimiter(n(l.ip[0]), l.ip[1]));
-      if (l.email) this.#byEmail.set(action, new RateLimiter(n(l.email[0]), l.email[1]));
-    }
-    this.signIn = new SignInBackoff(now);
+  constructor(private readonly now: () => number, scale = 1, readonly store: LimitStore = new MemoryLimitStore(now)) {
+    this.#n = (x) => Math.max(1, Math.round(x * scale));
+    this.signIn = new SignInBackoff(now, store);
   }
 
   /** Throws 429 over_request_rate_limit when the address or the email has asked too often. */
-  check(action: AuthAction, ip: string, email?: string | null): void {
+  async check(action: AuthAction, ip: string, email?: string | null): Promise<void> {
     const t = this.now();
-    const ipOk = this.#byIp.get(action)!.allow(ip, t);
-    const byEmail = this.#byEmail.get(action);
-    const emailOk = email && byEmail ? byEmail.allow(email, t) : true;
+    const l = AUTH_LIMITS[action];
+    // Both count, as before: a refused address still spends the email's budget and the other way round.
+    const ipOk = await windowHit(this.store, `${action}:ip:${ip}`, this.#n(l.ip[0]), l.ip[1], t);
+    const emailOk = email && l.email ? await windowHit(this.store, `${action}:email:${email}`, this.#n(l.email[0]), l.email[1], t) : true;
     if (!ipOk || !emailOk) throw requestRateLimited();
   }
 
   /** Throws 429 over_email_send_rate_limit when this address has been sent too many emails lately. */
-  emailSend(email: string): void {
-    if (!this.#emails.allow(email, this.now())) throw emailRateLimited();
+  async emailSend(email: string): Promise<void> {
+    if (!(await windowHit(this.store, `emails:${email}`, EMAILS_PER_ADDRESS[0], EMAILS_PER_ADDRESS[1], this.now()))) throw emailRateLimited();
   }
 }

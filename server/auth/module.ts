@@ -9,6 +9,7 @@ import { isLocalRequest } from '../http/local-only.js';
 import { isUuid, type AuthContext } from './context.js';
 import { AuthApiError, authErrorHandler, errorBody } from './errors.js';
 import { googleRoutes } from './google.js';
+import { DatabaseLimitStore, MemoryLimitStore } from './limit-store.js';
 import { AuthLimits } from './limits.js';
 import { Mailer } from './mailer.js';
 import { accountRoutes } from './routes-account.js';
@@ -64,7 +65,11 @@ export const authModule: RouteModule = async (app, s) => {
     await listener.start();
   }
   const mailer = new Mailer(config, log, now);
-  const ctx: AuthContext = { config, db, log, secret, baseUrl, now, sessions, mailer, limits: new AuthLimits(now, config.AUTH_RATE_LIMIT_SCALE) };
+  const ctx: AuthContext = { config, db, log, secret, baseUrl, now, sessions, mailer, limits: new AuthLimits(
+    now, config.AUTH_RATE_LIMIT_SCALE,
+    // Processes sharing a PostgreSQL share the counters: N processes allow the attempts of one.
+    db.kind === 'postgres' ? new DatabaseLimitStore(db, now) : new MemoryLimitStore(now),
+  ) };
 
   const sweeper = setInterval(() => void sweep(s).catch((err: unknown) => log.warn({ err }, 'auth: sweep failed')), SWEEP_MS);
   sweeper.unref();

@@ -86,8 +86,8 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (weak) throw weak;
     const pkce = pkceOrThrow(b.code_challenge, b.code_challenge_method);
     const confirm = config.EMAIL_CONFIRMATION;
-    ctx.limits.check('signup', req.ip, email);
-    if (confirm) ctx.limits.emailSend(email);
+    await ctx.limits.check('signup', req.ip, email);
+    if (confirm) await ctx.limits.emailSend(email);
     const redirectTo = redirectOf(ctx, req);
     const hash = await hashPassword(b.password);
     const meta = b.data ?? {};
@@ -178,7 +178,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
     }
     const confirm = config.EMAIL_CONFIRMATION;
     const pkce = pkceOrThrow(b.code_challenge, b.code_challenge_method);
-    if (newEmail && confirm) ctx.limits.emailSend(newEmail);
+    if (newEmail && confirm) await ctx.limits.emailSend(newEmail);
     const out = await db.tx(async (q) => {
       const now = new Date(ctx.now());
       let u = (await findUserById(q, user.id, true))!;
@@ -234,19 +234,19 @@ async function passwordGrant(ctx: AuthContext, req: FastifyRequest): Promise<unk
   if (b.phone && !b.email) throw new AuthApiError(400, 'validation_failed', 'Phone sign-in is not available: use an email address');
   const email = normalizeEmail(b.email);
   if (!email || !b.password) throw invalidCredentials();
-  ctx.limits.check('signin', req.ip);
-  ctx.limits.signIn.check(email, req.ip);
+  await ctx.limits.check('signin', req.ip);
+  await ctx.limits.signIn.check(email, req.ip);
   const user = await findUserByEmail(ctx.db, email);
   if (!user?.encrypted_password) {
     await burnPasswordCheck(b.password);
-    ctx.limits.signIn.failed(email, req.ip);
+    await ctx.limits.signIn.failed(email, req.ip);
     throw invalidCredentials();
   }
   if (!(await verifyPassword(b.password, user.encrypted_password))) {
-    ctx.limits.signIn.failed(email, req.ip);
+    await ctx.limits.signIn.failed(email, req.ip);
     throw invalidCredentials();
   }
-  ctx.limits.signIn.succeeded(email, req.ip);
+  await ctx.limits.signIn.succeeded(email, req.ip);
   if (isBanned(user, ctx.now())) throw new AuthApiError(400, 'user_banned', 'User is banned');
   if (!user.email_confirmed_at) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
   const rehash = needsRehash(user.encrypted_password) ? await hashPassword(b.password) : null;
@@ -261,7 +261,7 @@ async function passwordGrant(ctx: AuthContext, req: FastifyRequest): Promise<unk
 async function refreshGrant(ctx: AuthContext, req: FastifyRequest): Promise<unknown> {
   const b = parseBody(RefreshBody, req.body);
   if (!b.refresh_token) throw validationFailed('refresh_token required');
-  ctx.limits.check('refresh', req.ip);
+  await ctx.limits.check('refresh', req.ip);
   const r = await ctx.sessions.rotate(b.refresh_token);
   if (!r.ok) throw r.error;
   const user = await findUserById(ctx.db, r.userId);
@@ -272,7 +272,7 @@ async function refreshGrant(ctx: AuthContext, req: FastifyRequest): Promise<unkn
 async function pkceGrant(ctx: AuthContext, req: FastifyRequest): Promise<unknown> {
   const b = parseBody(PkceBody, req.body);
   if (!b.auth_code || !b.code_verifier) throw validationFailed('invalid request: both auth code and code verifier should be non-empty');
-  ctx.limits.check('verify', req.ip);
+  await ctx.limits.check('verify', req.ip);
   const verifier = b.code_verifier;
   const out = await ctx.db.tx(async (q) => {
     const flow = await consumeAuthCode(q, b.auth_code!);

@@ -77,21 +77,22 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (b.phone && !b.email) throw new AuthApiError(400, 'validation_failed', 'Sign-in by phone is not available: use an email address');
     const email = emailOrThrow(b.email, 'An email address is required to send a magic link');
     const pkce = pkceOrThrow(b.code_challenge, b.code_challenge_method);
-    ctx.limits.check('otp', req.ip, email);
+    await ctx.limits.check('otp', req.ip, email);
+    // Counted before the transaction (the shared counters take a connection of their own), whether or not an email
+    // ends up sent, as for /recover.
+    await ctx.limits.emailSend(email);
     const redirectTo = redirectOf(ctx, req);
     const out = await db.tx(async (q) => {
       const now = new Date(ctx.now());
       let user = await findUserByEmail(q, email);
       if (!user) {
         if (b.create_user === false) return { error: new AuthApiError(422, 'otp_disabled', 'Signups not allowed for otp') };
-        ctx.limits.emailSend(email);
         user = await createUser(q, { email, passwordHash: null, confirmed: false, provider: 'email', userMeta: b.data ?? {} }, now);
         if (!user) return { error: new AuthApiError(409, 'conflict', 'Another request is creating this account: try again.') };
         await ensureEmailIdentity(q, user, now);
         return { error: null, user };
       }
       if (isBanned(user, now.getTime())) return { error: null, user: null };
-      ctx.limits.emailSend(email);
       return { error: null, user };
     });
     if (out.error) throw out.error;
@@ -103,9 +104,9 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const b = parseBody(RecoverBody, req.body);
     const email = emailOrThrow(b.email, 'Please enter your email address');
     const pkce = pkceOrThrow(b.code_challenge, b.code_challenge_method);
-    ctx.limits.check('recover', req.ip, email);
+    await ctx.limits.check('recover', req.ip, email);
     // Counted whether or not the account exists, so the answer says nothing about it.
-    ctx.limits.emailSend(email);
+    await ctx.limits.emailSend(email);
     const user = await findUserByEmail(db, email);
     if (user && !isBanned(user, ctx.now())) await sendLink(ctx, user, 'recovery', email, redirectOf(ctx, req), pkce);
     return {};
@@ -116,13 +117,13 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const b = parseBody(ResendBody, req.body);
     if (b.type !== 'signup' && b.type !== 'email_change') throw validationFailed('Unsupported resend type: use signup or email_change');
     const email = emailOrThrow(b.email, 'An email address is required to resend an email');
-    ctx.limits.check('otp', req.ip, email);
-    ctx.limits.emailSend(email);
+    await ctx.limits.check('otp', req.ip, email);
+    await ctx.limits.emailSend(email);
     const user = await findUserByEmail(db, email);
     if (!user || isBanned(user, ctx.now())) return {};
     if (b.type === 'signup' && !user.email_confirmed_at) await sendLink(ctx, user, 'signup', email, redirectOf(ctx, req), null);
     if (b.type === 'email_change' && user.email_change) {
-      ctx.limits.emailSend(user.email_change);
+      await ctx.limits.emailSend(user.email_change);
       await sendLink(ctx, user, 'email_change', user.email_change, redirectOf(ctx, req), null);
     }
     return {};
@@ -137,7 +138,7 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (typeof q.token !== 'string' || q.token === '' || !types) {
       return fail(new AuthApiError(403, 'otp_expired', 'Email link is invalid or has expired'), false);
     }
-    ctx.limits.check('verify', req.ip);
+    await ctx.limits.check('verify', req.ip);
     const token = q.token;
     const out = await db.tx(async (tx) => {
       const row = await consumeLinkToken(tx, token, types, ctx.now());
@@ -171,13 +172,13 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
 async function verifyPost(ctx: AuthContext, req: FastifyRequest, b: z.infer<typeof VerifyBody>, types: readonly OttType[]) {
   let consume: (q: Queryable) => Promise<OttRow | null>;
   if (b.token_hash) {
-    ctx.limits.check('verify', req.ip);
+    await ctx.limits.check('verify', req.ip);
     const hash = b.token_hash;
     consume = (q) => consumeLinkToken(q, hash, types, ctx.now());
   } else if (b.token && b.email) {
     const email = normalizeEmail(b.email);
     if (!email) throw new AuthApiError(400, 'email_address_invalid', 'Unable to validate email address: invalid format');
-    ctx.limits.check('verify', req.ip, email);
+    await ctx.limits.check('verify', req.ip, email);
     const code = b.token.replace(/[\s-]/g, '');
     if (!/^\d{6}$/.test(code)) throw otpExpired();
     consume = (q) => consumeCode(q, email, code, types, ctx.now());

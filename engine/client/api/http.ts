@@ -3,6 +3,7 @@
 // global one in a browser or in Node), so this file runs anywhere and does no I/O of its own.
 import type { LaunchAction, LaunchState } from '../../catalogue/launch.js';
 import type { StoryProgress } from '../../catalogue/progress.js';
+import type { GraphLayout } from '../../story/graph-layout.js';
 import type { PlayLanguage } from '../../schema/enums.js';
 import type { DialogueEntry, PermanentCharacter, PermanentCharacterItem, PlayerStory, TicketWithStory } from '../../schema/player.js';
 import type { CatalogueStory, GameView, MomentView, StaticCatalogue, TicketCards } from '../../schema/views.js';
@@ -51,6 +52,10 @@ export type RedeemCard = { kind: 'character' | 'item'; id: string };
 export type RedeemResult = { permanent_character: PermanentCharacter | null; permanent_items: PermanentCharacterItem[] };
 export type PermanentCard = PermanentCharacter & { items: PermanentCharacterItem[]; media: { media_url: string }[] };
 export type MomentDialogue = { player_moment_id: string; blueprint_moment_id: string; dialogue_history: DialogueEntry[] };
+export type Me = { id: string; email: string | null; is_admin: boolean };
+export type FeedbackKind = 'idea' | 'problem' | 'praise' | 'other';
+export type FeedbackInput = { kind: FeedbackKind; message: string; page?: string };
+export type Feedback = FeedbackInput & { id: string; user_id: string; email: string | null; page: string | null; created_at: string };
 export type WaitlistRedemption = { email: string; redeemed_at: string; already_redeemed: boolean };
 
 export type ApiOptions = {
@@ -229,5 +234,26 @@ export class Api {
 
   permanentCharacters(): Promise<PermanentCard[]> {
     return this.request('GET', '/api/permanent-characters');
+  }
+
+  // ---- account, feedback, admin
+
+  /** The caller: id, email, and whether they are an admin (looptale admins --add). */
+  me(): Promise<Me> {
+    return this.request('GET', '/api/me');
+  }
+
+  sendFeedback(feedback: FeedbackInput): Promise<Feedback> {
+    return this.request('POST', '/api/feedback', feedback);
+  }
+
+  /** Admins only (403 otherwise): feedback, newest first. */
+  adminFeedback(limit = 50): Promise<Feedback[]> {
+    return this.request('GET', `/api/admin/feedback?limit=${limit}`);
+  }
+
+  /** Admins and the story's authors (403 otherwise): the moment graph, laid out for drawing. */
+  storyGraph(storyId: string, lang: 'en' | 'fr' = 'en'): Promise<GraphLayout> {
+    return this.request('GET', `/api/admin/stories/${encodeURIComponent(storyId)}/graph?lang=${lang}`);
   }
 }

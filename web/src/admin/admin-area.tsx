@@ -1,27 +1,52 @@
-// The admin area (accounts spec §2 "Admin routes"), loaded lazily so the catalogue never ships it. Phase 1: the
-// stories list and a story's moments; the studio (characters, items, places, the flow graph, prompts, evaluations,
-// metrics) grows here.
-import { Link, Route, Routes, useParams } from 'react-router-dom';
-import { useStories, useStory } from '../api/queries.js';
+// The admin area (accounts spec §2 "Admin routes"), loaded lazily so the catalogue never ships it (a spinner shows
+// meanwhile, router.tsx). The spec shows no role check on these routes; ours: every signed-in user sees the stories
+// list and a story's moments (what the catalogue shows anyway); the flow graph (the whole plot) is for admins and the
+// story's authors, feedback for admins (admin = looptale_private.user_roles, `looptale admins --add EMAIL`; the server
+// checks, GET /api/me says). The studio's other screens (characters, items, places, prompts, evaluations, metrics)
+// have their routes here and say they are not built yet.
+import { Link, NavLink, Route, Routes, useParams } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api/client.js';
+import { useAdminFeedback, useMe, useStories, useStory } from '../api/queries.js';
 import { useSession } from '../auth/session.js';
 import { Alert } from '../ui/alert.js';
 import { Spinner } from '../ui/spinner.js';
+import { FlowGraph } from './flow-graph.js';
 import './admin-area.css';
 
-function StoriesList() {
+function useUserId(): string | null {
   const { state } = useSession();
-  const stories = useStories(state.status === 'signed_in' ? state.userId : null);
+  return state.status === 'signed_in' ? state.userId : null;
+}
+
+function StoriesList() {
+  const stories = useStories(useUserId());
   return (
     <section>
       <h1>Stories</h1>
       {stories.isPending ? <Spinner /> : null}
       {stories.isError ? <Alert>{stories.error.message}</Alert> : null}
-      <ul className="admin__list">
+      <ul className="admin__cards" data-testid="admin-stories">
         {(stories.data ?? []).map((s) => (
-          <li key={s.id}><Link to={`stories/${s.id}`}>{s.name}</Link> <span className="admin__muted">{s.id}</span></li>
+          <li key={s.id} className="admin__card">
+            <img src={s.story_logo_image} alt="" width={48} height={48} />
+            <div>
+              <Link to={`stories/${s.id}`} className="admin__card-title">{s.name}</Link>
+              <p className="admin__muted">{s.id}</p>
+            </div>
+          </li>
         ))}
       </ul>
     </section>
+  );
+}
+
+function StoryNav({ storyId }: { storyId: string }) {
+  return (
+    <nav className="admin__tabs" aria-label="Story">
+      <NavLink end to={`/admin/stories/${storyId}`}>Moments</NavLink>
+      <NavLink to={`/admin/stories/${storyId}/flow`}>Flow</NavLink>
+    </nav>
   );
 }
 
@@ -36,10 +61,51 @@ function StoryDetail() {
       {story.data ? (
         <>
           <h1>{story.data.story.name}</h1>
-          <h2>Moments</h2>
+          <StoryNav storyId={storyId} />
+          <p className="admin__muted">{story.data.moments.length} moments · at most {story.data.loop_max_number_of_interactions} interactions per run</p>
           <ol className="admin__list">{story.data.moments.map((m) => <li key={m.id}>{m.name} <span className="admin__muted">{m.type}</span></li>)}</ol>
         </>
       ) : null}
+    </section>
+  );
+}
+
+function StoryFlow() {
+  const { storyId = '', momentId = null } = useParams();
+  const story = useStory(storyId);
+  const graph = useQuery({ queryKey: ['admin', 'graph', storyId], queryFn: () => api.storyGraph(storyId), retry: false });
+  const focused = graph.data?.nodes.find((n) => n.key === momentId) ?? null;
+  return (
+    <section>
+      <p><Link to="/admin">Stories</Link></p>
+      <h1>{story.data?.story.name ?? 'Story'}: flow</h1>
+      <StoryNav storyId={storyId} />
+      {graph.isPending ? <Spinner /> : null}
+      {graph.isError ? <Alert>{graph.error.message}</Alert> : null}
+      {focused ? <p className="admin__focus" data-testid="flow-focus">{focused.label}{focused.reachable ? '' : ' · not reachable from the first moment'}</p> : null}
+      {graph.data ? <FlowGraph layout={graph.data} storyId={storyId} focus={momentId} start={graph.data.nodes.find((n) => n.depth === 0)?.key} /> : null}
+    </section>
+  );
+}
+
+function FeedbackList() {
+  const me = useMe(useUserId());
+  const feedback = useAdminFeedback(me.data?.is_admin === true);
+  return (
+    <section>
+      <h1>Feedback</h1>
+      {me.isPending ? <Spinner /> : null}
+      {me.data && !me.data.is_admin ? <Alert tone="info">Only admins can read feedback.</Alert> : null}
+      {feedback.isError ? <Alert>{feedback.error.message}</Alert> : null}
+      {feedback.isSuccess && feedback.data.length === 0 ? <p className="admin__muted">No feedback yet.</p> : null}
+      <ul className="admin__feedback" data-testid="admin-feedback">
+        {(feedback.data ?? []).map((f) => (
+          <li key={f.id}>
+            <p className="admin__muted">{new Date(f.created_at).toLocaleString()} · {f.kind} · {f.email ?? f.user_id}</p>
+            <p className="admin__message">{f.message}</p>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -54,11 +120,19 @@ function NotBuilt() {
 }
 
 export default function AdminArea() {
+  const me = useMe(useUserId());
   return (
     <div className="page admin">
+      <nav className="admin__tabs admin__tabs--top" aria-label="Studio">
+        <NavLink end to="/admin">Stories</NavLink>
+        {me.data?.is_admin ? <NavLink to="/admin/feedback">Feedback</NavLink> : null}
+      </nav>
       <Routes>
         <Route index element={<StoriesList />} />
         <Route path="stories/:storyId" element={<StoryDetail />} />
+        <Route path="stories/:storyId/flow" element={<StoryFlow />} />
+        <Route path="stories/:storyId/flow/moment/:momentId" element={<StoryFlow />} />
+        <Route path="feedback" element={<FeedbackList />} />
         <Route path="*" element={<NotBuilt />} />
       </Routes>
     </div>

@@ -2,7 +2,7 @@
 // fetch in effects by hand. Keys are arrays under `queryKeys` so a mutation can invalidate exactly what it changed.
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PlayLanguage } from '../../../engine/schema/enums.js';
-import type { RedeemCard } from '../../../engine/client/api/http.js';
+import type { FeedbackInput, RedeemCard } from '../../../engine/client/api/http.js';
 import { api } from './client.js';
 
 export const queryKeys = {
@@ -16,6 +16,8 @@ export const queryKeys = {
   ticketCards: (ticketId: string) => ['ticket-cards', ticketId] as const,
   permanentCharacters: ['permanent-characters'] as const,
   authSettings: ['auth-settings'] as const,
+  me: (userId: string | null) => ['me', userId] as const,
+  adminFeedback: ['admin', 'feedback'] as const,
 };
 
 /** The public catalogue (signed out): /data/catalogue.json, stories and lastUpdated. */
@@ -51,6 +53,14 @@ export const useTickets = (enabled = true) => useQuery({ ...ticketsQuery, enable
 export const useTicketCards = (ticketId: string) => useQuery(ticketCardsQuery(ticketId));
 export const usePermanentCharacters = () => useQuery(permanentCharactersQuery);
 export const useAuthSettings = () => useQuery(authSettingsQuery);
+/** Who is signed in, and whether they are an admin. */
+export const useMe = (userId: string | null) => useQuery({ queryKey: queryKeys.me(userId), queryFn: () => api.me(), enabled: userId !== null, staleTime: 5 * 60_000 });
+export const useAdminFeedback = (enabled: boolean) => useQuery({ queryKey: queryKeys.adminFeedback, queryFn: () => api.adminFeedback(100), enabled });
+
+export function useSendFeedback() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: (f: FeedbackInput) => api.sendFeedback(f), onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.adminFeedback }) });
+}
 
 /** Starts a run (start_first / new_run) or resets all progress then starts one; the launch state is stale after. */
 export function useStartRun(storyId: string) {

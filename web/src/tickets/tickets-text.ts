@@ -10,4 +10,13 @@ export const TICKETS_TEXT = {
   loading: 'Loading tickets...',
   error: (message: string) => `Error: ${message}`,
   fetchFailed: 'Failed to fetch tickets',
+  loadingCards: 'Loading your cards...',
+  noGameData: 'No game data found',
+  noGameDataHint: 'You may need to play this story first.',
+  noCards: 'No characters or items to display',
+  // Ours (the spec shows the picker's states, not these words).
+  pickTitle: 'Choose the card to make permanent',
+  confirm: (name: string) => `Make ${name} a permanent card, usable in any story? This uses the ticket.`,
+  confirmButton: 'Make permanent',
+  creating: 'Creating...',
 } as const;

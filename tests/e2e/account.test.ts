@@ -1,0 +1,111 @@
+// /my-profile, /settings, /share-feedback and the admin area in real Chromium against a real server (issue #9 phase
+// 2): the profile's email, runs and ranks per story and a password change (then signing in with it); settings kept in
+// the browser and applied at once; feedback stored on the server (validated, rate-limited) and listed to an admin;
+// the admin area's flow graph for an admin and refused to a player; /privacy.html and /terms.html; axe on each. ~40 s.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Api } from '../../cli/lib/game-client.js';
+import { expectAccessible } from './axe.js';
+import { type Harness, PHONE, signUp, startHarness } from './harness.js';
+
+const LANTERN = '8b800bd3-b107-4b49-81d1-b7a4b8dcbc5a';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+}, 180_000);
+afterAll(async () => h?.close());
+
+describe('account pages, feedback and the admin area', { timeout: 120_000 }, () => {
+  it('my profile: the email, runs and ranks per story, and a password change that then signs in', async () => {
+    const account = await signUp(h.url);
+    await new Api(h.url, account.session.access_token).createRun(LANTERN, 'english');
+    const page = await h.newPage({ signedInAs: account, viewport: PHONE });
+    await page.goto(`${h.url}/my-profile`);
+    await expect(page.getByTestId('profile-email').textContent()).resolves.toBe(account.email);
+    const row = page.getByTestId('profile-runs').getByRole('row', { name: /The Lantern Keeper/ });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toMatch(/The Lantern Keeper1—0\d+ \/ \d+/);
+    await expectAccessible(page, '/my-profile');
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('Repeat the new password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Use at least 8 characters.' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('Repeat the new password', { exact: true }).fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Save the new password' }).click();
+    await page.getByText('Your password has been changed.').waitFor();
+    await expect(new Api(h.url).signIn(account.email, 'a brand new passphrase')).resolves.toMatchObject({ user: { email: account.email } });
+  });
+
+  it('settings: volume (default 100%), language and motion, kept in the browser and applied at once', async () => {
+    const page = await h.newPage({ signedInAs: await signUp(h.url) });
+    await page.goto(`${h.url}/settings`);
+    await expect(page.getByTestId('volume-value').textContent()).resolves.toBe('100%');
+    await page.getByLabel('Volume').fill('40');
+    await expect(page.getByTestId('volume-value').textContent()).resolves.toBe('40%');
+    await page.getByLabel('Game language').selectOption('french');
+    await page.getByLabel('Reduce motion').check();
+    await expect(page.evaluate(() => document.documentElement.dataset.reducedMotion)).resolves.toBe('on');
+    const saved = JSON.parse((await page.evaluate(() => localStorage.getItem('looptale:settings'))) ?? '{}') as Record<string, unknown>;
+    expect(saved).toEqual({ volume: 0.4, language: 'french', reducedMotion: 'on' });
+    await expectAccessible(page, '/settings');
+    await page.reload();
+    await expect(page.getByTestId('volume-value').textContent()).resolves.toBe('40%');
+  });
+
+  it('feedback is validated, stored, rate-limited and listed to an admin only; the flow graph is for admins', async () => {
+    const player = await signUp(h.url);
+    const page = await h.newPage({ signedInAs: player });
+    await page.goto(`${h.url}/share-feedback`);
+    await page.getByRole('button', { name: 'Send feedback' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Please write a message.' }).waitFor();
+    await page.getByLabel('A problem').check();
+    await page.getByLabel('Your message').fill('The lighthouse keeper talks too fast.');
+    await expectAccessible(page, '/share-feedback');
+    await page.getByRole('button', { name: 'Send feedback' }).click();
+    await page.getByTestId('feedback-sent').waitFor();
+    const api = new Api(h.url, player.session.access_token);
+    // The server refuses what the form would not send, and a flood.
+    await expect(api.request('POST', '/api/feedback', { kind: 'idea', message: '   ' })).rejects.toMatchObject({ status: 400 });
+    await expect(api.request('POST', '/api/feedback', { kind: 'idea', message: 'x'.repeat(4001) })).rejects.toMatchObject({ status: 400 });
+    await expect(api.request('POST', '/api/feedback', { kind: 'bug', message: 'hi' })).rejects.toMatchObject({ status: 400 });
+    for (let i = 0; i < 4; i++) await api.sendFeedback({ kind: 'other', message: `note ${i}` });
+    await expect(api.sendFeedback({ kind: 'other', message: 'one too many' })).rejects.toMatchObject({ status: 429 });
+    await expect(api.adminFeedback()).rejects.toMatchObject({ status: 403 });
+    await expect(api.storyGraph(LANTERN)).rejects.toMatchObject({ status: 403 });
+    expect((await api.me()).is_admin).toBe(false);
+
+    const admin = await signUp(h.url);
+    await h.server.services.authors.grantAdmin(admin.session.user.id);
+    const adminPage = await h.newPage({ signedInAs: admin });
+    await adminPage.goto(`${h.url}/admin/feedback`);
+    const list = adminPage.getByTestId('admin-feedback');
+    await list.getByText('The lighthouse keeper talks too fast.').waitFor();
+    await expect(list.getByRole('listitem').count()).resolves.toBe(5);
+    await expectAccessible(adminPage, '/admin/feedback');
+    await adminPage.goto(`${h.url}/admin/stories/${LANTERN}/flow`);
+    const graph = adminPage.getByTestId('flow-graph');
+    await graph.waitFor();
+    const moments = (await new Api(h.url, admin.session.access_token).story(LANTERN)).moments.length;
+    expect(await graph.locator('rect').count()).toBe(moments);
+    await graph.getByRole('link').first().click();
+    await adminPage.getByTestId('flow-focus').waitFor();
+    await expectAccessible(adminPage, '/admin flow');
+    // A player sees the stories list but not the feedback tab.
+    await page.goto(`${h.url}/admin`);
+    await page.getByTestId('admin-stories').getByRole('link', { name: 'The Lantern Keeper' }).waitFor();
+    await expect(page.getByRole('link', { name: 'Feedback' }).count()).resolves.toBe(0);
+  });
+
+  it('serves /privacy.html and /terms.html as real pages', async () => {
+    const page = await h.newPage({ viewport: PHONE });
+    for (const [path, title] of [['/privacy.html', 'Privacy'], ['/terms.html', 'Terms of use']] as const) {
+      const res = await page.goto(`${h.url}${path}`);
+      expect(res?.status()).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(title);
+      await expectAccessible(page, path);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,100 @@
+// /my-profile (its screen is not shown in the spec; issue #9: email, password change, runs and ranks per story):
+// the signed-in email, a new password (twice, at least 8 characters, through the auth server), and per story started:
+// runs, best rank, runs won and moments reached (the same progress as the Continue row).
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useProgress, useStories } from '../api/queries.js';
+import { auth } from '../auth/auth-client.js';
+import { useSession } from '../auth/session.js';
+import { Alert } from '../ui/alert.js';
+import { Button } from '../ui/button.js';
+import { PasswordField } from '../ui/field.js';
+import { Spinner } from '../ui/spinner.js';
+import './account-pages.css';
+
+export const PROFILE_TEXT = {
+  title: 'My profile',
+  password: 'Change password',
+  newPassword: 'New password',
+  repeat: 'Repeat the new password',
+  save: 'Save the new password',
+  saving: 'Saving...',
+  saved: 'Your password has been changed.',
+  tooShort: 'Use at least 8 characters.',
+  mismatch: 'The two passwords differ.',
+  stories: 'Your stories',
+  none: 'You have not started a story yet.',
+} as const;
+
+function PasswordForm() {
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (password.length < 8) return setResult({ ok: false, message: PROFILE_TEXT.tooShort });
+    if (password !== repeat) return setResult({ ok: false, message: PROFILE_TEXT.mismatch });
+    setBusy(true);
+    const { error } = await auth.updateUser({ password });
+    setBusy(false);
+    if (error) return setResult({ ok: false, message: error.message });
+    setPassword('');
+    setRepeat('');
+    setResult({ ok: true, message: PROFILE_TEXT.saved });
+  };
+  return (
+    <form className="account-card" onSubmit={(e) => void submit(e)} aria-labelledby="password-title" noValidate>
+      <h2 id="password-title">{PROFILE_TEXT.password}</h2>
+      <PasswordField label={PROFILE_TEXT.newPassword} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={8} />
+      <PasswordField label={PROFILE_TEXT.repeat} autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} required minLength={8} />
+      {result ? <Alert tone={result.ok ? 'success' : 'error'}>{result.message}</Alert> : null}
+      <div><Button type="submit" variant="primary" busy={busy} busyLabel={PROFILE_TEXT.saving}>{PROFILE_TEXT.save}</Button></div>
+    </form>
+  );
+}
+
+export function ProfilePage() {
+  const { state } = useSession();
+  const userId = state.status === 'signed_in' ? state.userId : null;
+  const progress = useProgress(userId);
+  const stories = useStories(userId);
+  const names = new Map((stories.data ?? []).map((s) => [s.id, s]));
+  const rows = progress.data ?? [];
+  return (
+    <div className="page account-page">
+      <h1>{PROFILE_TEXT.title}</h1>
+      <section className="account-card" aria-labelledby="email-title">
+        <h2 id="email-title">Email</h2>
+        <p className="account-page__email" data-testid="profile-email">{state.status === 'signed_in' ? state.email : ''}</p>
+      </section>
+      <section className="account-card" aria-labelledby="stories-title">
+        <h2 id="stories-title">{PROFILE_TEXT.stories}</h2>
+        {progress.isPending ? <Spinner /> : null}
+        {progress.isError ? <Alert>{progress.error.message}</Alert> : null}
+        {progress.isSuccess && rows.length === 0 ? <p>{PROFILE_TEXT.none} <Link to="/browse">Browse the catalogue</Link>.</p> : null}
+        {rows.length ? (
+          <div className="account-table-wrap">
+            <table className="account-table" data-testid="profile-runs">
+              <thead>
+                <tr><th scope="col">Story</th><th scope="col">Runs</th><th scope="col">Best rank</th><th scope="col">Won</th><th scope="col">Moments reached</th></tr>
+              </thead>
+              <tbody>
+                {rows.map((p) => (
+                  <tr key={p.blueprint_story_id}>
+                    <th scope="row"><Link to={`/launch/${p.blueprint_story_id}`}>{names.get(p.blueprint_story_id)?.name ?? p.blueprint_story_id}</Link></th>
+                    <td>{p.runs}</td>
+                    <td>{p.best_rank ?? '—'}</td>
+                    <td>{p.successful_runs}</td>
+                    <td>{p.moments_reached} / {p.moments_total}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+      <PasswordForm />
+    </div>
+  );
+}
