@@ -5,10 +5,13 @@ import { speakerLabel } from '../../../engine/client/game-screen/text.js';
 import { isNotCaught } from '../../../engine/protocol/turn-errors.js';
 import { GAME_TEXT } from './game-text.js';
 
-export function Captions({ m, speaker }: { m: PlayModel; speaker: string | null }) {
+export function Captions({ m, speaker, onChoice }: { m: PlayModel; speaker: string | null; onChoice: (text: string) => void }) {
   const lastCharacter = [...m.lines].reverse().find((l) => l.who === 'character');
   const lastPlayer = [...m.lines].reverse().find((l) => l.who === 'player');
   const miss = m.error && isNotCaught(m.error) ? m.error : null;
+  // Miss hints (#13): the last answer was not caught; the hint says what can be said, and from the second miss on the
+  // choices can be said or tapped (a tap sends the choice as typed input).
+  const notCaught = m.lastOutput?.not_caught ?? null;
   return (
     <div className="captions" aria-live="polite">
       {lastPlayer ? (
@@ -22,6 +25,18 @@ export function Captions({ m, speaker }: { m: PlayModel; speaker: string | null 
           <span className="caption__who">{speakerLabel(lastCharacter.name ?? speaker, lastCharacter.emotion, lastCharacter.intensity)}</span>
           {lastCharacter.text}
         </p>
+      ) : null}
+      {notCaught ? (
+        <div className="caption caption--miss" data-testid="caption-hint" role="status">
+          <p className="caption__hint">{notCaught.hint}</p>
+          {notCaught.choices.length ? (
+            <div className="caption__choices">
+              {notCaught.choices.map((c) => (
+                <button key={c.text} type="button" className="game-button caption__choice" data-testid="miss-choice" onClick={() => onChoice(c.text)}>{c.text}</button>
+              ))}
+            </div>
+          ) : null}
+        </div>
       ) : null}
       {miss ? <p className="caption caption--miss" data-testid="caption-miss" role="status">{miss}</p> : null}
     </div>

@@ -65,7 +65,7 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
         {opponents.length ? <CardFan cards={opponents} flipped label="Opponents" /> : null}
       </header>
       <div className="in-game__middle">
-        <Captions m={m} speaker={v ? speakerName(v) : null} />
+        <Captions m={m} speaker={v ? speakerName(v) : null} onChoice={(text) => session.say(text)} />
       </div>
       <footer className="in-game__bottom">
         <div className="in-game__hand">
