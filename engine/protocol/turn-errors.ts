@@ -1,6 +1,7 @@
 // ERROR_MESSAGE carries text (game spec §7); the turn failures a client acts on also have a protocol code, so no
 // client compares sentences. The server builds these messages from this table and clients read the code back with
-// `turnErrorCode`: "not caught" is `stt/not_caught` (the player is asked again, and the miss never counts).
+// `turnErrorCode`. "Not caught" is now a GAME_OUTPUT with `not_caught` (docs/protocol.md); `stt/not_caught` stays for
+// clients of older servers (the player is asked again, and the miss never counts).
 
 export const TURN_ERRORS = {
   /** The recogniser heard no answer it could trust: nothing was played, the interaction is not counted. */
@@ -26,9 +27,11 @@ export function turnErrorCode(message: string | null | undefined): TurnErrorCode
   return BY_TEXT.get(message.trim()) ?? null;
 }
 
-/** True for a turn the recogniser did not catch. */
-export function isNotCaught(error: { errorCode?: string | null; error?: string | null } | string | null | undefined): boolean {
+/** True for a turn the recogniser did not catch: a GAME_OUTPUT with `not_caught` (this server), or the
+ *  "Sorry, I didn't catch that." ERROR_MESSAGE (older servers). */
+export function isNotCaught(error: { errorCode?: string | null; error?: string | null; outputs?: readonly { not_caught?: unknown }[] } | string | null | undefined): boolean {
   if (error === null || error === undefined) return false;
   if (typeof error === 'string') return turnErrorCode(error) === NOT_CAUGHT_CODE;
+  if (error.outputs?.some((o) => o.not_caught !== undefined)) return true;
   return (error.errorCode ?? turnErrorCode(error.error)) === NOT_CAUGHT_CODE;
 }

@@ -44,6 +44,32 @@ export const OutputCharacter = z.object({
 });
 export type OutputCharacter = z.infer<typeof OutputCharacter>;
 
+/** A choice the player may say or tap when the game did not catch them (tapping sends `text` as a transcription). */
+export const SpokenChoice = z.object({
+  text: z.string().max(300),
+  /** What it does: 'say' (a sentence the story lists), 'answer', 'branch', 'reward', 'equip', 'team', 'attack',
+   *  'defend', 'bet' or 'riddle'. */
+  kind: z.string().max(20),
+});
+export type SpokenChoice = z.infer<typeof SpokenChoice>;
+
+/**
+ * Addition: the game did not catch what the player said (audio it could not understand well enough to act on). Nothing
+ * changed and no interaction was counted. `dialogue` holds what is spoken: "Sorry, I didn't catch that." and the hint.
+ */
+export const NotCaught = z.object({
+  /** Misses in a row at this moment: 1 on the first, 2 on the second... (a caught turn starts again from 0). */
+  miss_number: z.number().int().min(1),
+  /** Why: 'silence', 'not_heard' (nothing matched), 'decoy' (off-topic words), 'unsure' (not sure enough of the
+   *  words), 'no_decision' (words that do nothing here). */
+  reason: z.string().max(40),
+  /** What can be said here, in a sentence (also spoken, after "Sorry, I didn't catch that."). */
+  hint: z.string().max(500),
+  /** From the second miss on: the choices to offer as a list to say or tap; empty on the first miss. */
+  choices: z.array(SpokenChoice).max(20),
+});
+export type NotCaught = z.infer<typeof NotCaught>;
+
 export const GameOutput = z.object({
   input_id: z.string(),
   player_story_id: z.string(),
@@ -89,6 +115,8 @@ export const GameOutput = z.object({
   golden_ticket_awarded: z.boolean(),
   skipped_moments: z.array(z.object({ blueprint_moment_id: z.string(), reason: z.string() })),
   notifications: z.array(Notification),
+  /** Addition: present only when the game did not catch the player (see NotCaught). */
+  not_caught: NotCaught.optional(),
 });
 export type GameOutput = z.infer<typeof GameOutput>;
 

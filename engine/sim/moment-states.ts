@@ -2,7 +2,9 @@
 // that check a moment's speech (lint-speech) evaluate the brain against. Pure and deterministic for a seed.
 import type { PlayLanguage } from '../schema/enums.js';
 import { currentMoment, type GameState } from '../run/state.js';
-import type { Story } from '../story/format.js';
+import type { BlueprintMoment, Story } from '../story/format.js';
+import { decideScripted } from '../brain/scripted.js';
+import { step } from '../run/step.js';
 import { BOT_NAMES } from './bots.js';
 import { Simulation } from './simulate.js';
 
@@ -32,4 +34,66 @@ export function statesByMoment(story: Story, opts: { language?: PlayLanguage; ru
     for (let i = 0; i < runs; i++) sim.playRun();
   }
   return found;
+}
+
+export type StageState = { moment: BlueprintMoment; stage: string; state: GameState };
+
+/** The stage of a state's current moment: '' for most; battle 'attack' / 'defend:<struck character>'; upgrade 'bet' /
+ *  'riddle:<level>'. */
+export function stageKey(story: Story, s: GameState): string {
+  const pm = currentMoment(s);
+  const m = pm ? story.moments.find((x) => x.id === pm.blueprint_moment_id) : undefined;
+  if (!pm || !m) return '';
+  if (m.type === 'Battle') {
+    if (pm.battle_phase === 'player_defense_input' && pm.pending_strike) return `defend:${s.characters.find((c) => c.id === pm.pending_strike?.target_id)?.name ?? '?'}`;
+    return 'attack';
+  }
+  if (m.type === 'Upgrade') return pm.upgrade_bet?.placed ? `riddle:${pm.upgrade_bet.level ?? '?'}` : 'bet';
+  return '';
+}
+
+const STAGE_INPUT_ID = '00000000-0000-4000-8000-00000000000b';
+
+/**
+ * One state per stage of every moment where the player speaks, in story order: every stage the bots met, plus a
+ * defence for every fighter of the team (the struck character swapped) and a riddle for every level (a bet typed at
+ * the bet stage), which runs meet only by chance.
+ */
+export function statesByStage(story: Story, opts: { language?: PlayLanguage; runs?: number; seed?: number } = {}): StageState[] {
+  const byMoment = statesByMoment(story, { ...opts, perMoment: 12 });
+  const out: StageState[] = [];
+  for (const m of story.moments) {
+    const states = byMoment.get(m.id) ?? [];
+    const stages = new Map<string, GameState>();
+    for (const s of states) {
+      const k = stageKey(story, s);
+      if (!stages.has(k)) stages.set(k, s);
+    }
+    for (const defence of states.filter((s) => stageKey(story, s).startsWith('defend:'))) {
+      const pmD = currentMoment(defence);
+      if (!pmD?.pending_strike) continue;
+      for (const c of defence.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0)) {
+        const k = `defend:${c.name}`;
+        if (stages.has(k)) continue;
+        const strike = { opponent_id: pmD.pending_strike.opponent_id, target_id: c.id };
+        stages.set(k, { ...defence, moments: defence.moments.map((x) => (x.id === pmD.id ? { ...x, pending_strike: strike } : x)) });
+      }
+    }
+    const bet = stages.get('bet');
+    for (const d of m.upgrade?.difficulties ?? []) {
+      const k = `riddle:${d.level}`;
+      if (stages.has(k) || !bet) continue;
+      for (const c of bet.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0)) {
+        const text = `${c.name}, ${d.match.en[0] ?? d.level}, ${m.upgrade?.min_bet ?? 1}`;
+        const decision = decideScripted({ story, state: bet, transcription: text, is_starting_dialogue: false, input_id: STAGE_INPUT_ID });
+        const r = step(bet, { type: 'turn', input_id: STAGE_INPUT_ID, is_starting_dialogue: false, transcription: text, decision }, { now: Date.UTC(2026, 0, 2), story });
+        if (r.ok && stageKey(story, r.state) === k) {
+          stages.set(k, r.state);
+          break;
+        }
+      }
+    }
+    for (const [stage, state] of [...stages.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out.push({ moment: m, stage, state });
+  }
+  return out;
 }

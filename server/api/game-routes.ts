@@ -12,6 +12,7 @@ import { toJsonl } from '../../engine/sim/transcript.js';
 import type { RouteModule } from '../http/app.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { route } from '../http/route.js';
+import { publicImageUrl } from '../media/urls.js';
 import { GameError, type GameService } from '../game/service.js';
 import type { GameStorePort, StoryStorePort } from '../game/ports.js';
 
@@ -60,7 +61,7 @@ export function gameRoutes(deps: { play: GameService; store: GameStorePort; stor
     return { state, story };
   }
 
-  return (app) => {
+  return (app, services) => {
     route(app, { method: 'GET', url: '/api/stories/:id/launch', summary: 'Launch state FRESH / ONGOING / COMPLETED with its choices and the best rank', tags: ['launch'], auth: 'user', params: Id, response: Launch },
       async ({ params, user }) => {
         const loaded = await deps.store.loadState(user?.id ?? '', params.id);
@@ -119,7 +120,8 @@ export function gameRoutes(deps: { play: GameService; store: GameStorePort; stor
         return undefined;
       });
     route(app, { method: 'GET', url: '/api/tickets', summary: "The user's golden tickets with their story, newest first", tags: ['tickets'], auth: 'user', response: z.array(TicketWithStory) },
-      async ({ user }) => deps.tickets.ticketsWithStory(user?.id ?? ''));
+      // The joined story's logo as a public URL, as the catalogue gives it (stored: a story-relative path).
+      async ({ user }) => (await deps.tickets.ticketsWithStory(user?.id ?? '')).map((t) => ({ ...t, story: { ...t.story, story_logo_image: publicImageUrl(services.config, t.story.id, t.story.story_logo_image) } })));
     route(app, { method: 'GET', url: '/api/tickets/:id/cards', summary: "The cards a ticket can make permanent: characters and items of the latest run of the ticket's story", tags: ['tickets'], auth: 'user', params: Id, response: TicketCards },
       async ({ params, user }) => {
         const ticket = (await deps.tickets.ticketsWithStory(user?.id ?? '')).find((t) => t.id === params.id);

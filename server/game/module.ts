@@ -2,6 +2,9 @@
 // catalogue and game routes. The
 // WebSocket layer is attached by server/main.ts once the HTTP server listens.
 import { NoTranscriber, type Transcriber } from '../voice/transcriber.js';
+import { transcriberListener, type Listener } from '../voice/listener.js';
+import { parseVoiceConfig } from '../voice/config.js';
+import { VoiceMissRepo } from '../store/voice-misses.js';
 import { createVoice } from '../voice/setup.js';
 import type { Synthesizer } from '../voice/synthesizer.js';
 import type { RouteModule } from '../http/app.js';
@@ -20,6 +23,9 @@ declare module '../http/app.js' {
     turns: TurnPipeline;
     brain: Brain;
     transcriber: Transcriber;
+    /** What the turn pipeline hears audio with (words, or a miss). */
+    listener: Listener;
+    voiceMisses: VoiceMissRepo;
     synthesizer: Synthesizer | null;
   }
 }
@@ -28,20 +34,37 @@ export const gameModule: RouteModule = async (app, s) => {
   // BRAIN / LLM_* variables (server/brain/config.ts): the scripted brain unless an LLM is configured.
   s.brain ??= await createBrain(process.env, { db: s.db, log: s.log });
   // Voice: STT_* / TTS_* variables (server/voice/config.ts). VOICE=off keeps the server text-only (tests).
+  // The scripted brain tells whether words decide something: with it, words that decide nothing are a miss.
+  const gate = s.brain.name === 'scripted';
   if (process.env.VOICE === 'off') {
     s.transcriber ??= new NoTranscriber();
+    s.listener ??= transcriberListener(s.transcriber, { gate });
     s.synthesizer ??= null;
   } else {
     const voice = await createVoice(process.env, s.log.child({ component: 'voice' }));
+    // A transcriber given by the caller (tests) is heard as it is; else the voice providers' listener.
+    s.listener ??= s.transcriber ? transcriberListener(s.transcriber, { gate }) : voice.listener({ gate });
     s.transcriber ??= voice.transcriber;
     s.synthesizer ??= voice.synthesizer;
     s.onClose.push(() => voice.close());
     s.log.info({ voice: voice.describe() }, 'voice providers');
   }
   s.play = new GameService({ store: s.game, stories: s.stories, log: s.log.child({ component: 'game' }) });
+  // What players said that was not caught: kept per moment for authors, the words for VOICE_MISS_RETENTION_DAYS.
+  const vc = parseVoiceConfig(process.env);
+  const retentionDays = (vc.ok ? vc.config : vc.fallback).VOICE_MISS_RETENTION_DAYS;
+  s.voiceMisses ??= new VoiceMissRepo(s.db);
+  const misses = s.voiceMisses;
+  const purge = (): void => {
+    misses.purge(retentionDays).catch((err: unknown) => s.log.warn({ err }, 'voice misses purge failed'));
+  };
+  purge();
+  const purger = setInterval(purge, 3_600_000);
+  purger.unref();
+  s.onClose.push(() => clearInterval(purger));
   s.turns = new TurnPipeline({
-    game: s.play, store: s.game, brain: s.brain, transcriber: s.transcriber, synthesizer: s.synthesizer, metrics: s.metrics,
-    log: s.log.child({ component: 'game' }),
+    game: s.play, store: s.game, brain: s.brain, transcriber: s.transcriber, listener: s.listener, misses, missRetentionDays: retentionDays,
+    synthesizer: s.synthesizer, metrics: s.metrics, log: s.log.child({ component: 'game' }),
   });
   const tickets = new TicketRepo(s.db);
   await catalogueRoutes({ stories: s.stories })(app, s);

@@ -20,6 +20,8 @@ import { GameRepo } from '../store/game.js';
 import { StoryRepo } from '../store/stories.js';
 import type { SpeakRequest, Synthesizer } from '../voice/synthesizer.js';
 import type { TranscribeRequest, Transcriber } from '../voice/transcriber.js';
+import type { Heard, Listener } from '../voice/listener.js';
+import { VoiceMissRepo } from '../store/voice-misses.js';
 import type { Brain } from './brain.js';
 import type { CommitRequest, GameStorePort } from './ports.js';
 import { GameService } from './service.js';
@@ -265,5 +267,88 @@ describe('turn pipeline', () => {
     await game.endRun(userId, runId);
     const over = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false, transcription: 'hello' });
     expect(over.frames).toEqual([{ type: 'ERROR_MESSAGE', message: 'This run is over. Start a new run to play again.' }]);
+  });
+});
+
+/** A recogniser that misses or hears, in turn: each call takes the next answer. */
+class ScriptedListener implements Listener {
+  readonly name = 'scripted-listener';
+  constructor(readonly answers: ({ miss: string; heard?: string } | { text: string })[]) {}
+  hear(): Promise<Heard> {
+    const a = this.answers.shift();
+    if (!a) throw new Error('no more answers');
+    return Promise.resolve('text' in a ? { ok: true, text: a.text, recogniser: this.name } : { ok: false, miss: true, reason: a.miss, heard: a.heard ?? null, recogniser: this.name });
+  }
+}
+
+describe('misses (audio the game did not catch)', () => {
+  it('answers "Sorry, I didn\'t catch that." with a hint, then the choices, counts nothing, replays the same answer, and keeps what was heard', async () => {
+    const store = new HookedStore(db);
+    const game = new GameService({ store, stories: new StoryRepo(db), log });
+    const misses = new VoiceMissRepo(db);
+    const listener = new ScriptedListener([{ miss: 'unsure', heard: 'the market please today' }, { miss: 'no_decision', heard: 'can you repeat that' }, { text: 'Is anything missing?' }, { text: 'When does the light go dark?' }, { miss: 'silence' }]);
+    const synth = new ChunkSynth();
+    const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), listener, misses, synthesizer: synth, log });
+    const { userId, runId } = await newRun(game);
+    await opening(pipeline, userId, runId);
+    const before = (await store.loadState(userId, STORY.id))?.state;
+    const commits = store.commits.length;
+
+    const first = await play(pipeline, userId, { input_id: randomUUID(), player_story_id: runId, is_starting_dialogue: false }, true);
+    const out1 = first.frames.find((f) => f.type === 'GAME_OUTPUT');
+    if (out1?.type !== 'GAME_OUTPUT') throw new Error('no GAME_OUTPUT');
+    expect(out1.output.not_caught).toMatchObject({ miss_number: 1, reason: 'unsure', choices: [] });
+    expect(out1.output.dialogue).toMatch(/^Sorry, I didn't catch that\. You can say, for example: "/);
+    expect(out1.output).toMatchObject({ interaction_counted: false, complete_the_moment: false });
+    // Spoken like any reply.
+    expect(first.frames.filter((f) => f.type === 'AUDIO_ANSWER').length).toBe(2);
+    expect(synth.requests.at(-1)?.text).toBe(out1.output.dialogue);
+    // Nothing committed, nothing counted.
+    expect(store.commits.length).toBe(commits);
+    expect((await store.loadState(userId, STORY.id))?.state).toEqual(before);
+
+    const second = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);
+    const out2 = second.frames.find((f) => f.type === 'GAME_OUTPUT');
+    if (out2?.type !== 'GAME_OUTPUT') throw new Error('no GAME_OUTPUT');
+    expect(out2.output.not_caught?.miss_number).toBe(2);
+    expect(out2.output.not_caught?.choices.map((c) => c.text)).toEqual(expect.arrayContaining(['When does the light go dark?', 'Is anything missing?']));
+
+    // The same input again: the same answer, not a third miss, even when the recogniser hears it as words this time
+    // (an input the state does not list is heard again; its commit finds the miss's record and answers the replay).
+    const again = await play(pipeline, userId, { input_id: out1.output.input_id, player_story_id: runId, is_starting_dialogue: false }, true);
+    expect(again.outcome.kind).toBe('replayed');
+    expect(again.frames).toEqual([out1]);
+    expect((await store.loadState(userId, STORY.id))?.state).toEqual(before);
+
+    // A caught turn plays and counts; the next miss starts again from 1.
+    const caught = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);
+    const out3 = caught.frames.find((f) => f.type === 'GAME_OUTPUT');
+    expect(out3?.type === 'GAME_OUTPUT' && out3.output.interaction_counted).toBe(true);
+    const third = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);
+    const out4 = third.frames.find((f) => f.type === 'GAME_OUTPUT');
+    expect(out4?.type === 'GAME_OUTPUT' && out4.output.not_caught?.miss_number).toBe(1);
+
+    // Kept per moment for authors: what was heard, never the audio.
+    const rows = await misses.forMoment(STORY.id, out1.output.blueprint_moment_id);
+    expect(rows.map((r) => [r.miss_number, r.reason, r.heard])).toEqual(expect.arrayContaining([[1, 'unsure', 'the market please today'], [2, 'no_decision', 'can you repeat that'], [1, 'silence', null]]));
+    expect(rows).toHaveLength(3);
+  });
+
+  it('keeps no words with a retention of 0 days, and purges what is past the retention', async () => {
+    const store = new HookedStore(db);
+    const game = new GameService({ store, stories: new StoryRepo(db), log });
+    const misses = new VoiceMissRepo(db);
+    const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), listener: new ScriptedListener([{ miss: 'unsure', heard: 'secret words' }]), misses, missRetentionDays: 0, synthesizer: null, log });
+    const { userId, runId } = await newRun(game);
+    await opening(pipeline, userId, runId);
+    const r = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);
+    const out = r.frames.find((f) => f.type === 'GAME_OUTPUT');
+    if (out?.type !== 'GAME_OUTPUT') throw new Error('no GAME_OUTPUT');
+    const rows = await misses.forMoment(STORY.id, out.output.blueprint_moment_id);
+    const mine = rows.find((x) => x.input_id === out.output.input_id);
+    expect(mine?.heard).toBeNull();
+    // A day and a half later, with a retention of one day: gone.
+    expect(await misses.purge(1, Date.now() + 36 * 3_600_000)).toBeGreaterThan(0);
+    expect((await misses.forMoment(STORY.id, out.output.blueprint_moment_id)).find((x) => x.input_id === out.output.input_id)).toBeUndefined();
   });
 });

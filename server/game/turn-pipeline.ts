@@ -22,13 +22,15 @@ import type { Logger } from '../log.js';
 import { speakLines, type SpeakEffect } from '../voice/speak.js';
 import type { Synthesizer } from '../voice/synthesizer.js';
 import type { AudioInput, Transcriber } from '../voice/transcriber.js';
+import { transcriberListener, type Listener } from '../voice/listener.js';
+import type { VoiceMissPort } from '../store/voice-misses.js';
+import { notCaughtTurn } from '../../engine/run/not-caught.js';
 import type { Brain } from './brain.js';
 import { GameError, stepAndCommit } from './commit-step.js';
 import type { GameStorePort } from './ports.js';
 import type { GameService } from './service.js';
 import type { TranscriptSlot } from './transcript-tail.js';
 import { msSince, stageRecord, type TurnStages } from './turn-stages.js';
-import { momentSpeech } from './vocabulary.js';
 
 /** A decoded USER_INPUT, as the transport hands it over. */
 export type TurnRequest = {
@@ -53,6 +55,12 @@ export type TurnPipelineDeps = {
   store: GameStorePort;
   brain: Brain;
   transcriber: Transcriber;
+  /** What audio is heard with (words or a miss); by default the transcriber's words, with no check. */
+  listener?: Listener;
+  /** Where misses are recorded (and counted, and replayed); without it a miss is answered but not kept. */
+  misses?: VoiceMissPort;
+  /** Days the words of a miss are kept (0: never stored). */
+  missRetentionDays?: number;
   synthesizer: Synthesizer | null;
   log: Logger;
   /** Per-turn stage timings for GET /metrics. */
@@ -83,8 +91,15 @@ function languageOf(s: GameState): PlayLanguage {
   return s.run?.language === 'french' ? 'french' : 'english';
 }
 
+/** A spoken turn the game did not catch: answered, recorded, never played. */
+type Missed = { speak: SpeakEffect; reason: string; miss_number: number };
+
 export class TurnPipeline {
-  constructor(readonly deps: TurnPipelineDeps) {}
+  readonly #listener: Listener;
+
+  constructor(readonly deps: TurnPipelineDeps) {
+    this.#listener = deps.listener ?? transcriberListener(deps.transcriber, { gate: false });
+  }
 
   /** Plays one turn and sends its frames; never throws (failures are sent as ERROR_MESSAGE). */
   async run(req: TurnRequest, send: FrameSink): Promise<TurnOutcome> {
@@ -124,7 +139,7 @@ export class TurnPipeline {
     const t0 = performance.now();
     const stages: TurnStages = { decode: req.decodeMs };
     const owner = await game.owned(userId, input.player_story_id);
-    const played = await game.mutex.run(input.player_story_id, async (): Promise<{ outcome: TurnOutcome; after?: After }> => {
+    const played = await game.mutex.run(input.player_story_id, async (): Promise<{ outcome: TurnOutcome; after?: After; missed?: Missed }> => {
       // 1. Read the state (this process's last committed copy when it has one) and decide, outside the commit.
       const story = await game.story(owner.blueprint_story_id);
       let first = await game.stateForTurn(userId, story.id);
@@ -143,7 +158,9 @@ export class TurnPipeline {
         if (known) throw new GameError('turn/duplicate_input', 'This input was already processed.');
       }
       this.#check(first.state, input);
-      const transcription = await this.#hear(req, story, first.state, stages);
+      const heard = await this.#hear(req, story, first.state, stages);
+      if (typeof heard !== 'string') return this.#miss(req, story, first.state, heard, stages, send);
+      const transcription = heard;
       const decide = async (state: GameState): Promise<{ decision: Decision; brain: string; fallback?: string }> => {
         const tb = performance.now();
         const d = await this.deps.brain.decide({ story, state, transcription, is_starting_dialogue: input.is_starting_dialogue, input_id: input.input_id });
@@ -193,6 +210,8 @@ export class TurnPipeline {
       game.remember(userId, story.id, duplicate ? null : { state: result.state, version: committed.version });
       if (duplicate) return { outcome: this.#sendReplay(this.#sameRun(input, duplicate), send) };
       const slot = committed.later ? game.lines.reserve(input.player_story_id) : null;
+      // The next words will be heard at the new state: its speech models are built now, while the reply is spoken.
+      void this.#listener.prepare?.(story, result.state, languageOf(result.state)).catch(() => undefined);
 
       // 3. Frames.
       for (const output of result.outputs) send({ type: 'GAME_OUTPUT', output });
@@ -205,6 +224,10 @@ export class TurnPipeline {
       stages.to_game_output = msSince(req.receivedAt);
       return { outcome: { kind: 'played', stages }, after: { result, speak, decided, line: committed.line, slot } };
     });
+    if (played.missed) {
+      await this.#speakMiss(req, played.missed, stages, send);
+      return played.outcome;
+    }
     if (!played.after) return played.outcome;
 
     // 4. Speech (after the run's lock: the player's next turn does not wait for this one's voice), then 5. timings,
@@ -253,16 +276,61 @@ export class TurnPipeline {
     }
   }
 
-  /** The player's words: typed, or recognised from the audio with the moment's grammar. */
-  async #hear(req: TurnRequest, story: Story, state: GameState, stages: TurnStages): Promise<string> {
+  /** The player's words: typed, or heard in the audio (words, or a miss). */
+  async #hear(req: TurnRequest, story: Story, state: GameState, stages: TurnStages): Promise<string | { reason: string; heard: string | null; recogniser: string }> {
     const { input, audio } = req;
     if (input.transcription !== undefined || input.is_starting_dialogue) return input.transcription ?? '';
     if (!audio) throw new GameError('turn/no_input', 'Say something: send a transcription or audio.');
     const language = languageOf(state);
     const ts = performance.now();
-    const heard = await this.deps.transcriber.transcribe({ audio, language, ...momentSpeech(story, state, language) });
+    const heard = await this.#listener.hear({ story, state, language, audio });
     stages.stt = msSince(ts);
-    if (!heard.ok) throw new GameError(turnErrorCode(heard.message) ?? 'stt/failed', heard.message);
-    return heard.text;
+    if (heard.ok) return heard.text;
+    if (heard.miss) return { reason: heard.reason, heard: heard.heard, recogniser: heard.recogniser };
+    throw new GameError(turnErrorCode(heard.message) ?? 'stt/failed', heard.message);
+  }
+
+  /**
+   * A miss: the current state's GAME_OUTPUT with `not_caught` (the apology, a hint, from the second miss in a row the
+   * choices), recorded with the input (a replay gets it again) and nothing else: no step, no interaction counted.
+   */
+  async #miss(req: TurnRequest, story: Story, state: GameState, heard: { reason: string; heard: string | null; recogniser: string }, stages: TurnStages, send: FrameSink): Promise<{ outcome: TurnOutcome; missed?: Missed }> {
+    const { input, userId } = req;
+    const pm = currentMoment(state);
+    const turnIndex = pm?.dialogue_history.length ?? 0;
+    const before = pm && this.deps.misses ? await this.deps.misses.missesInRow(pm.id, turnIndex) : 0;
+    const turn = notCaughtTurn(story, state, { input_id: input.input_id, miss_number: before + 1, reason: heard.reason });
+    if (!turn) throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
+    if (this.deps.misses) {
+      const kept = (this.deps.missRetentionDays ?? 30) > 0;
+      const r = await this.deps.misses.record({
+        user_id: userId, input_id: input.input_id, player_story_id: input.player_story_id, player_moment_id: turn.where.player_moment_id,
+        blueprint_story_id: story.id, blueprint_moment_id: turn.where.blueprint_moment_id, stage: turn.where.stage, turn_index: turn.where.turn_index,
+        miss_number: before + 1, reason: heard.reason, heard: kept ? heard.heard : null, recogniser: heard.recogniser, language: languageOf(state),
+      }, [turn.output]);
+      if (!r.ok) return { outcome: this.#sendReplay(this.#sameRun(input, r.outputs), send) };
+    }
+    send({ type: 'GAME_OUTPUT', output: turn.output });
+    stages.to_game_output = msSince(req.receivedAt);
+    return { outcome: { kind: 'played', stages }, missed: { speak: turn.speak, reason: heard.reason, miss_number: before + 1 } };
+  }
+
+  /** Speaks a miss's apology and hint (after the run's lock), then its timings and log line. */
+  async #speakMiss(req: TurnRequest, missed: Missed, stages: TurnStages, send: FrameSink): Promise<void> {
+    const synth = this.deps.synthesizer;
+    if (synth) {
+      await speakLines(synth, [missed.speak], send, this.deps.log, (firstChunkMs) => {
+        stages.to_first_audio = msSince(req.receivedAt);
+        stages.tts_first_chunk = firstChunkMs;
+      });
+    }
+    if (stages.to_first_audio !== undefined) stages.tts_first_byte = Math.round((stages.to_first_audio - (stages.to_game_output ?? 0)) * 10) / 10;
+    stages.total = stages.to_first_audio ?? stages.to_game_output;
+    const record = stageRecord(stages);
+    this.deps.metrics?.observe(record);
+    this.deps.log.info({
+      user: req.userId, player_story_id: req.input.player_story_id, input_id: req.input.input_id, not_caught: missed.reason,
+      miss_number: missed.miss_number, stages: record,
+    }, 'turn not caught');
   }
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { publicUrl } from '../config.js';
 import { acceptedTypes } from '../media/storage.js';
+import { GameOutput, NotCaught, SpokenChoice } from '../../engine/schema/game-output.js';
 import type { RouteModule } from './app.js';
 import { openApiDocument, route } from './route.js';
 
@@ -51,10 +52,24 @@ const SCHEMAS: Json = {
     properties: { error: { type: 'object', properties: { code: str, message: str }, required: ['code', 'message'] } },
     required: ['error'],
   },
+  // The realtime protocol's payloads (WebSocket /ws, binary frames `TYPE\0payload`): not HTTP bodies, described here
+  // so that clients have one machine-readable reference.
+  GameOutput: { ...(z.toJSONSchema(GameOutput, { io: 'output', unrepresentable: 'any' }) as Json), description: 'GAME_OUTPUT payload (WebSocket /ws): every field of the game spec plus the additions (input_id, run counters, notifications, not_caught).' },
+  NotCaught: { ...(z.toJSONSchema(NotCaught, { io: 'output', unrepresentable: 'any' }) as Json), description: 'GAME_OUTPUT.not_caught: the game did not catch what the player said. Nothing changed, no interaction was counted; dialogue holds what is spoken ("Sorry, I didn\'t catch that." and the hint). Show the hint; from the second miss in a row (miss_number >= 2) show the choices as a list the player may say or tap (a tap sends its text as USER_INPUT.transcription).' },
+  SpokenChoice: { ...(z.toJSONSchema(SpokenChoice, { io: 'output', unrepresentable: 'any' }) as Json), description: 'One choice offered after a miss: say it, or tap it to send `text` as the transcription.' },
 };
 
 /** The routes not declared with route(): Supabase Auth's API as this server implements it, and the rest. */
 const MANUAL_PATHS: Record<string, Json> = {
+  '/ws': {
+    get: {
+      summary: 'Realtime play (WebSocket upgrade, ?token=<access token>)',
+      tags: ['game'],
+      description: 'Binary frames `TYPE\\0payload`. Client: USER_INPUT (JSON, optionally followed by `\\0` and audio bytes). Server: GAME_OUTPUT (JSON, components/schemas/GameOutput), AUDIO_ANSWER (JSON header `\\0` MP3), EQUIPMENT_FORGING, CARD_MODIFIER_NOTIFICATION, ERROR_MESSAGE (text). Audio the game did not catch is answered with a GAME_OUTPUT whose not_caught is set (components/schemas/NotCaught), spoken like any reply, and never counts as an interaction.',
+      parameters: [{ name: 'token', in: 'query', required: true, schema: str, description: 'Access token' }],
+      responses: { 101: { description: 'Switching protocols' }, 401: { description: 'Missing or invalid access token' }, 403: { description: 'Origin not allowed' } },
+    },
+  },
   '/healthz': {
     get: { summary: 'Liveness and database check', tags: ['health'], responses: { 200: ok('Up', { type: 'object', properties: { ok: { type: 'boolean' }, database: str } }) } },
   },

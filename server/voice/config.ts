@@ -46,6 +46,9 @@ export const VoiceConfigSchema = z.object({
   TTS_WORKERS: z.coerce.number().int().min(1).max(16).default(() => Math.min(4, Math.max(1, availableParallelism()))),
   /** Longer player audio is refused with a clear message. */
   VOICE_MAX_AUDIO_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  /** Days the words of what players said that was not caught are kept for authors (0: never stored; rows still go
+   *  after a day). Never the audio. */
+  VOICE_MISS_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** Recogniser processes kept running at most (about 15 MB each). */
   POCKETSPHINX_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(2),
   /** hybrid (default): long-lived processes, and a fresh one per request for what they did not catch; per-request;

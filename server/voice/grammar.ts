@@ -60,6 +60,10 @@ export type Grammar = {
   dict: string;
   /** The sentences that made it into the grammar (as word lists joined by spaces). */
   sentences: string[];
+  /** The decoys that made it in: a hypothesis equal to one of them is not an answer. */
+  decoys: string[];
+  /** Patterns that made it in (their choices without the phrases that could not be pronounced). */
+  patterns: number;
   /** Story words dropped for want of a pronunciation (their sentences are left out). */
   dropped: string[];
 };
@@ -76,9 +80,14 @@ async function pronounce(word: string, lexicon: Lexicon, speller: Speller | null
   return spelt ? [spelt] : null;
 }
 
+/** A sentence pattern: parts in order, each a choice of phrases, optional or not (see engine/brain/speakable.ts). */
+export type GrammarPattern = { parts: readonly { options: readonly string[]; optional?: boolean }[]; weight?: number };
+
 export type GrammarInput = {
-  /** Whole sentences expected now; when empty, the vocabulary phrases stand in for them. */
+  /** Whole sentences expected now; when empty (and no patterns), the vocabulary phrases stand in for them. */
   sentences?: readonly string[];
+  /** Sentence patterns expected now, each one alternative of the grammar (weight 1 unless given). */
+  patterns?: readonly GrammarPattern[];
   vocabulary: readonly string[];
   decoys?: readonly string[];
   lexicon: Lexicon;
@@ -100,8 +109,10 @@ export async function buildGrammar(input: GrammarInput): Promise<Grammar> {
     if (p) prons.set(w, p);
     return p !== null;
   };
+  const knownWord = (w: string): Promise<boolean> => known(w, true);
+  const num = (x: number): string => x.toFixed(10).replace(/\.?0+$/, '');
   const sentences: string[] = [];
-  const source = input.sentences?.length ? input.sentences : input.vocabulary;
+  const source = input.sentences?.length || input.patterns?.length ? (input.sentences ?? []) : input.vocabulary;
   for (const phrase of source) {
     const words = phraseWords(phrase);
     if (words.length === 0) continue;
@@ -124,22 +135,74 @@ export async function buildGrammar(input: GrammarInput): Promise<Grammar> {
     const text = words.join(' ');
     if (ok && !sentences.includes(text) && !decoys.includes(text)) decoys.push(text);
   }
-  const num = (x: number): string => x.toFixed(10).replace(/\.?0+$/, '');
+  // Patterns: each part a group of the phrases that can be pronounced; a pattern with an empty required part is out.
+  const rules: string[] = [];
+  const patternAlternatives: string[] = [];
+  for (const pat of input.patterns ?? []) {
+    const groups: string[] = [];
+    let ok = true;
+    for (const part of pat.parts) {
+      const options: string[] = [];
+      for (const phrase of part.options) {
+        const words = phraseWords(phrase);
+        if (words.length === 0) continue;
+        let known = true;
+        for (const w of words) {
+          if (!(await knownWord(w))) {
+            known = false;
+            if (!dropped.includes(w)) dropped.push(w);
+          }
+        }
+        const text = words.join(' ');
+        if (known && !options.includes(text)) options.push(text);
+      }
+      if (options.length === 0) {
+        if (part.optional) continue;
+        ok = false;
+        break;
+      }
+      const group = options.length === 1 ? (options[0] ?? '') : `( ${options.join(' | ')} )`;
+      groups.push(part.optional ? `[ ${group} ]` : group);
+    }
+    if (!ok || groups.length === 0) continue;
+    const name = `<p${patternAlternatives.length}>`;
+    rules.push(`${name} = ${groups.join(' ')};`);
+    patternAlternatives.push(`/${num(pat.weight ?? 1)}/ ${name}`);
+  }
   const alternatives = [
     ...sentences.map((t) => `/1/ ${t}`),
+    ...patternAlternatives,
     ...decoys.map((t) => `/${num(input.decoyWeight ?? DECOY_WEIGHT)}/ ${t}`),
   ];
-  const jsgf = ['#JSGF V1.0;', 'grammar looptale;', `public <utterance> = ${alternatives.join(' | ') || '<NULL>'};`, ''].join('\n');
+  const jsgf = ['#JSGF V1.0;', 'grammar looptale;', `public <utterance> = ${alternatives.join(' | ') || '<NULL>'};`, ...rules, ''].join('\n');
   const dictLines: string[] = [];
   for (const [w, list] of [...prons.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     list.forEach((p, i) => dictLines.push(`${i === 0 ? w : `${w}(${i + 1})`} ${p}`));
   }
   const dict = `${dictLines.join('\n')}\n`;
   const key = createHash('sha256').update(jsgf).update('\0').update(dict).digest('hex').slice(0, 16);
-  return { key, jsgf, dict, sentences, dropped };
+  return { key, jsgf, dict, sentences, decoys, patterns: patternAlternatives.length, dropped };
 }
 
 /** What was heard, without filler tokens (<sil>, [NOISE], ...) and alternative-pronunciation marks. */
 export function cleanHypothesis(hyp: string): string {
   return hyp.split(/\s+/).filter((w) => w && !/^[<[(+]/.test(w)).map((w) => w.replace(/\(\d+\)$/, '')).join(' ');
+}
+
+/** A pocketsphinx dictionary of these words (the CMU dictionary, else spelt by `speller`), sorted; words that cannot
+ *  be pronounced are left out and listed. */
+export async function buildDictionary(words: Iterable<string>, lexicon: Lexicon, speller: Speller | null): Promise<{ dict: string; known: Set<string>; dropped: string[] }> {
+  const lines: string[] = [];
+  const known = new Set<string>();
+  const dropped: string[] = [];
+  for (const w of [...new Set(words)].sort()) {
+    const p = await pronounce(w, lexicon, speller);
+    if (!p) {
+      dropped.push(w);
+      continue;
+    }
+    known.add(w);
+    p.forEach((x, i) => lines.push(`${i === 0 ? w : `${w}(${i + 1})`} ${x}`));
+  }
+  return { dict: `${lines.join('\n')}\n`, known, dropped };
 }

@@ -1,30 +1,39 @@
-// Speech lint for story makers: every sentence a moment expects (its `say`) is spoken by several synthetic voices,
-// recognised with the moment's grammar, and given to the scripted brain; a sentence is right for a voice when the
-// brain decides from the recognised words what it decides from the typed sentence. Reports sentences not recognised
-// or confused with another answer, and answers no sentence reaches, per moment, with a score.
-import type { PlayLanguage } from '../../engine/schema/enums.js';
-import type { Decision } from '../../engine/brain/decision.js';
+// Speech lint for story makers (`looptale story lint-speech`), at every stage of every moment where the player speaks
+// (a battle's attack and each fighter's defence, an upgrade's bet and each riddle):
+//   1. every decision the engine accepts there (answers, branches, rewards, items on characters, team members,
+//      attacks by each fighter on each foe, plain or in style, defences, bets, riddle answers) must have a sentence a
+//      player can say: one of the story's `say` sentences, or one generated from the team, the opponents, the items
+//      and the story's words (engine/brain/coverage.ts). UNSPEAKABLE otherwise, and the lint fails;
+//   2. those sentences (the story's, and one generated sentence per decision they leave out, a few per stage) are
+//      spoken by several synthetic voices and heard as the server hears them (the stage's models, verification, the
+//      brain's check); a sentence is right for a voice when the brain decides from what was heard what it decides from
+//      the typed sentence. CONFUSED (heard as another decision) fails the lint; NOT RECOGNISED (a miss) lowers the
+//      score.
+import { speakableCoverage } from '../../engine/brain/coverage.js';
+import { decides, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
 import type { GameState } from '../../engine/run/state.js';
-import { statesByMoment } from '../../engine/sim/moment-states.js';
+import type { PlayLanguage } from '../../engine/schema/enums.js';
+import { statesByStage } from '../../engine/sim/moment-states.js';
 import type { Story } from '../../engine/story/format.js';
 import { resample, STT_RATE, toInt16 } from './audio.js';
 import { EspeakEngine, ESPEAK_RATE } from './espeak-engine.js';
-import { decideLine, decisionKey } from './fixture-lines.js';
+import type { Listener } from './listener.js';
 import { LINT_PROFILES, speakAsPlayer, type SpeechProfile } from './synthetic-speech.js';
-import type { Transcriber } from './transcriber.js';
-import { momentVocabulary, sayOf, storyDecoys } from '../game/vocabulary.js';
 import { encodeWav } from './wav.js';
 
 export type VoiceResult = { voice: string; heard: string | null; ok: boolean; got: string };
-export type SentenceLint = { text: string; expected: string; voices: VoiceResult[]; right: number };
+export type SentenceLint = { text: string; authored: boolean; expected: string; voices: VoiceResult[]; right: number };
 export type MomentLint = {
   id: string; name: string; type: string;
-  /** False when no bot reached the moment: its sentences are then judged against the story's first state. */
+  /** '' for most moments; battle 'attack' / 'defend:<fighter>'; upgrade 'bet' / 'riddle:<level>'. */
+  stage: string;
+  /** False when no bot reached the moment: nothing could be checked there. */
   reached: boolean;
   sentences: SentenceLint[];
-  /** Answers and branches that no sentence of `say` reaches when typed. */
-  uncovered: string[];
-  /** Sentences that, typed, match nothing at all (the brain's fallback). */
+  /** Decisions the engine accepts here: how many, and those no sentence a player can say reaches. */
+  actions: number;
+  unspeakable: string[];
+  /** The story's sentences that, typed, decide nothing at any stage of the moment. */
   unmatched: string[];
   right: number; total: number; score: number;
 };
@@ -35,11 +44,12 @@ export type SpeechLintReport = {
   /** Sentence x voice results heard as another decision than typed (the dangerous kind). */
   confused: number;
   not_recognised: number;
+  unspeakable: number;
 };
 
 /** A short human label of what the brain decides from a text at a state. */
 export function describeDecision(story: Story, state: GameState, text: string): string {
-  const d = decideLine(story, state, text);
+  const d = decideTyped(story, state, text);
   const name = (id: string | undefined): string =>
     (id && (state.characters.find((c) => c.id === id)?.name ?? state.opponents.find((o) => o.id === id)?.name ?? state.items.find((i) => i.id === id)?.name)) || '?';
   const parts: string[] = [];
@@ -53,59 +63,76 @@ export function describeDecision(story: Story, state: GameState, text: string): 
 }
 
 export type LintSpeechOptions = {
-  transcriber: Transcriber;
+  /** How sentences are heard; not needed with coverageOnly. */
+  listener: Listener | null;
   language?: PlayLanguage;
   profiles?: readonly SpeechProfile[];
+  /** Generated sentences spoken per stage, beyond the story's own (one per decision they leave out). */
+  generatedPerStage?: number;
   /** Requests in flight at once. */
   concurrency?: number;
+  /** Only check that every decision has a sentence (no speech). */
+  coverageOnly?: boolean;
   onProgress?: (done: number, total: number) => void;
 };
+
+/** The sentences to speak at a stage: the story's own that decide something here, then generated ones for the
+ *  decisions those leave out, spread over the patterns, at most `extra`. */
+function sentencesOf(story: Story, state: GameState, language: PlayLanguage, extra: number): { text: string; authored: boolean }[] {
+  const out: { text: string; authored: boolean }[] = [];
+  const covered = new Set<string>();
+  for (const p of speakable(story, state, language).filter((x) => x.authored)) {
+    out.push({ text: p.example, authored: true });
+    covered.add(decisionKey(decideTyped(story, state, p.example)));
+  }
+  let added = 0;
+  for (const c of speakableCoverage(story, state, language)) {
+    if (added >= extra || !c.sentence || c.authored) continue;
+    const key = decisionKey(decideTyped(story, state, c.sentence));
+    if (covered.has(key)) continue;
+    covered.add(key);
+    out.push({ text: c.sentence, authored: false });
+    added++;
+  }
+  return out;
+}
 
 export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise<SpeechLintReport> {
   const language = opts.language ?? 'english';
   const profiles = opts.profiles ?? LINT_PROFILES;
-  const states = statesByMoment(story, { language });
-  const fallbackState = states.values().next().value?.[0];
-  const decoys = storyDecoys(story, language);
-  type Job = { moment: MomentLint; sentence: SentenceLint; state: GameState; profile: SpeechProfile; sentences: string[]; vocabulary: string[] };
+  const stages = statesByStage(story, { language });
+  type Job = { moment: MomentLint; sentence: SentenceLint; state: GameState; profile: SpeechProfile };
   const jobs: Job[] = [];
   const moments: MomentLint[] = [];
   for (const m of story.moments) {
-    // The moment's own sentences make its grammar, also when it is judged at another moment's state (not reached).
-    const phrases = sayOf(m, language);
-    if (phrases.length === 0 && m.answers.length === 0) continue;
-    const reached = states.get(m.id) ?? [];
-    const state = reached[0] ?? fallbackState;
-    if (!state) continue;
-    const vocabulary = momentVocabulary(story, state, language);
-    const lint: MomentLint = { id: m.id, name: m.name.en, type: m.type, reached: reached.length > 0, sentences: [], uncovered: [], unmatched: [], right: 0, total: 0, score: 0 };
-    const typed = new Set<string>();
-    const decide = (st: GameState, text: string): Decision => decideLine(story, st, text);
-    const matches = (d: Decision): boolean => Boolean(d.matched || d.battle || d.selection?.length || d.equip || d.upgrade?.stage === 'bet' || (d.upgrade?.stage === 'answer' && d.upgrade.correct));
-    for (const text of phrases) {
-      // The first state of the moment where the typed sentence means something (later stages: an upgrade's riddle).
-      const at = (reached.length ? reached : [state]).find((st) => matches(decide(st, text))) ?? state;
-      const d = decide(at, text);
-      typed.add(d.matched);
-      if (d.next_moment_id) typed.add(`next:${d.next_moment_id}`);
-      if (!matches(d)) lint.unmatched.push(text);
-      const s: SentenceLint = { text, expected: describeDecision(story, at, text), voices: [], right: 0 };
-      lint.sentences.push(s);
-      for (const profile of profiles) jobs.push({ moment: lint, sentence: s, state: at, profile, sentences: phrases, vocabulary });
-    }
-    for (const a of m.answers) if (!typed.has(a.id)) lint.uncovered.push(`answer '${a.id}'`);
-    if (m.transitions.length > 1) {
-      for (const t of m.transitions) {
-        if (!t.match && !t.label) continue;
-        if (!typed.has(`branch:${t.next_moment_id}`) && !typed.has(`next:${t.next_moment_id}`)) lint.uncovered.push(`branch to ${story.moments.find((x) => x.id === t.next_moment_id)?.name.en ?? t.next_moment_id}`);
+    const mine = stages.filter((s) => s.moment.id === m.id);
+    const says = (language === 'french' ? (m.say?.fr ?? m.say?.en) : m.say?.en) ?? [];
+    if (mine.length === 0) {
+      if (says.length > 0 || m.answers.length > 0) {
+        moments.push({ id: m.id, name: m.name.en, type: m.type, stage: '', reached: false, sentences: [], actions: 0, unspeakable: [], unmatched: [], right: 0, total: 0, score: 100 });
       }
+      continue;
     }
-    moments.push(lint);
+    // A story sentence that decides nothing at any stage of its moment.
+    const unmatched = says.filter((t) => !mine.some((s) => decides(decideTyped(story, s.state, t))));
+    for (const [k, s] of mine.entries()) {
+      const coverage = speakableCoverage(story, s.state, language);
+      const lint: MomentLint = {
+        id: m.id, name: m.name.en, type: m.type, stage: s.stage, reached: true, sentences: [], actions: coverage.length,
+        unspeakable: coverage.filter((c) => !c.sentence).map((c) => c.action), unmatched: k === 0 ? unmatched : [], right: 0, total: 0, score: 0,
+      };
+      for (const t of sentencesOf(story, s.state, language, opts.generatedPerStage ?? 6)) {
+        const sentence: SentenceLint = { text: t.text, authored: t.authored, expected: describeDecision(story, s.state, t.text), voices: [], right: 0 };
+        lint.sentences.push(sentence);
+        if (!opts.coverageOnly) for (const profile of profiles) jobs.push({ moment: lint, sentence, state: s.state, profile });
+      }
+      moments.push(lint);
+    }
   }
 
   // One eSpeak engine per voice keeps each voice's output independent of the order of the others.
   const engines = new Map<string, EspeakEngine>();
-  for (const p of profiles) engines.set(p.id, await EspeakEngine.create());
+  if (jobs.length > 0) for (const p of profiles) engines.set(p.id, await EspeakEngine.create());
   let done = 0;
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -114,11 +141,12 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
       if (!j) break;
       const engine = engines.get(j.profile.id);
       if (!engine) continue;
-      const signal = speakAsPlayer(engine, j.sentence.text, language, j.profile, `${j.moment.id}.${j.sentence.text}.${j.profile.id}`);
+      const signal = speakAsPlayer(engine, j.sentence.text, language, j.profile, `${j.moment.id}.${j.moment.stage}.${j.sentence.text}.${j.profile.id}`);
       const wav = encodeWav(toInt16(resample(signal, ESPEAK_RATE, STT_RATE)), STT_RATE);
-      const r = await opts.transcriber.transcribe({ audio: { bytes: wav, format: 'wav' }, language, sentences: j.sentences, vocabulary: j.vocabulary, decoys });
+      if (!opts.listener) break;
+      const r = await opts.listener.hear({ story, state: j.state, language, audio: { bytes: wav, format: 'wav' } });
       const heard = r.ok ? r.text : null;
-      const ok = decisionKey(story, j.state, j.sentence.text) === decisionKey(story, j.state, heard ?? '');
+      const ok = heard !== null && decisionKey(decideTyped(story, j.state, j.sentence.text)) === decisionKey(decideTyped(story, j.state, heard));
       j.sentence.voices.push({ voice: j.profile.id, heard, ok, got: heard === null ? 'not recognised' : describeDecision(story, j.state, heard) });
       opts.onProgress?.(++done, jobs.length);
     }
@@ -144,27 +172,41 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
   const right = moments.reduce((n, m) => n + m.right, 0);
   const total = moments.reduce((n, m) => n + m.total, 0);
   return {
-    story: story.name, language, recogniser: opts.transcriber.name, voices: profiles.map((p) => p.id), moments,
+    story: story.name, language, recogniser: opts.coverageOnly || !opts.listener ? 'none' : opts.listener.name, voices: opts.coverageOnly ? [] : profiles.map((p) => p.id), moments,
     right, total, score: total ? Math.round((right / total) * 1000) / 10 : 100, confused, not_recognised: notRecognised,
+    unspeakable: moments.reduce((n, m) => n + m.unspeakable.length, 0),
   };
 }
 
-/** The report as text: one line per moment, then one per problem. */
+/** The report as text: one line per moment stage, then one per problem. */
 export function formatSpeechLint(r: SpeechLintReport): string {
-  const out = [`${r.story}: speech lint, ${r.language}, ${r.voices.length} voices (${r.voices.join(', ')}), recogniser ${r.recogniser}`];
+  const out = [r.voices.length
+    ? `${r.story}: speech lint, ${r.language}, ${r.voices.length} voices (${r.voices.join(', ')}), recogniser ${r.recogniser}`
+    : `${r.story}: speech lint, ${r.language}, coverage only (is every decision speakable?)`];
   for (const m of r.moments) {
-    out.push(`  ${m.right}/${m.total} ${String(m.score).padStart(5)}%  ${m.name} (${m.type})${m.reached ? '' : ' [not reached by the bots: judged at the first moment\'s state]'}`);
+    const where = `${m.name} (${m.type}${m.stage ? `, ${m.stage}` : ''})`;
+    if (!m.reached) {
+      out.push(`      -    NOT REACHED  ${where}: no bot reached it, nothing checked`);
+      continue;
+    }
+    out.push(r.voices.length
+      ? `  ${`${m.right}/${m.total}`.padStart(7)} ${String(m.score).padStart(5)}%  ${where}, ${m.actions} decisions, ${m.sentences.length} sentences`
+      : `  ${String(m.actions - m.unspeakable.length).padStart(3)}/${String(m.actions).padEnd(3)} speakable  ${where}`);
     for (const s of m.sentences) {
       for (const v of s.voices) {
         if (v.ok) continue;
+        const kind = s.authored ? '' : ' [generated]';
         out.push(v.heard === null
-          ? `      NOT RECOGNISED "${s.text}" (${s.expected}) with voice ${v.voice}`
-          : `      CONFUSED "${s.text}" (${s.expected}) heard as "${v.heard}" (${v.got}) with voice ${v.voice}`);
+          ? `      NOT RECOGNISED "${s.text}"${kind} (${s.expected}) with voice ${v.voice}`
+          : `      CONFUSED "${s.text}"${kind} (${s.expected}) heard as "${v.heard}" (${v.got}) with voice ${v.voice}`);
       }
     }
-    for (const t of m.unmatched) out.push(`      MATCHES NOTHING "${t}": typed, at every state the bots reached here, the brain gives its fallback reply`);
-    for (const u of m.uncovered) out.push(`      UNCOVERED ${u}: no sentence in say reaches it`);
+    for (const t of m.unmatched) out.push(`      MATCHES NOTHING "${t}": typed, it decides nothing at any stage the bots reached here`);
+    for (const u of m.unspeakable) out.push(`      UNSPEAKABLE ${u}: no sentence a player can say reaches it (add one to say, or words to the story)`);
   }
-  out.push(`Score ${r.right}/${r.total} (${r.score}%): ${r.confused} confused, ${r.not_recognised} not recognised, ${r.moments.reduce((n, m) => n + m.uncovered.length, 0)} uncovered, ${r.moments.reduce((n, m) => n + m.unmatched.length, 0)} matching nothing`);
+  out.push(r.voices.length
+    ? `Score ${r.right}/${r.total} (${r.score}%): ${r.confused} confused, ${r.not_recognised} not recognised, ${r.unspeakable} unspeakable, ${r.moments.reduce((n, m) => n + m.unmatched.length, 0)} matching nothing`
+    : `Coverage only (no speech): ${r.unspeakable} unspeakable, ${r.moments.reduce((n, m) => n + m.unmatched.length, 0)} matching nothing`);
   return `${out.join('\n')}\n`;
 }
+

@@ -13,6 +13,8 @@ import { warmUpMp3Decoder } from './mp3.js';
 import { isPocketsphinxAvailable, PocketsphinxTranscriber } from './pocketsphinx.js';
 import type { Synthesizer } from './synthesizer.js';
 import { NoTranscriber, type TranscribeRequest, type TranscribeResult, type Transcriber } from './transcriber.js';
+import { routingListener, transcriberListener, understandingListener, type Listener } from './listener.js';
+import { SpeechUnderstanding } from './understanding.js';
 
 export const FRENCH_NEEDS_HTTP =
   "French speech recognition needs a speech-to-text provider: set STT_BASE_URL (see looptale doctor). Typed answers and the app's own transcription still work.";
@@ -31,6 +33,12 @@ export type VoiceDescription = { stt: ProviderStatus; tts: ProviderStatus };
 
 export type Voice = {
   transcriber: Transcriber;
+  /**
+   * What the turn pipeline hears with: offline English through SpeechUnderstanding (a model of the stage, the brain's
+   * check, verification), other recognisers through their words. `gate`: words that decide nothing (scripted brain)
+   * are a miss.
+   */
+  listener(opts: { gate: boolean }): Listener;
   /** null: no speech is sent (TTS_PROVIDER=none). */
   synthesizer: Synthesizer | null;
   config: VoiceConfig;
@@ -64,6 +72,7 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
   const sttMissing: string[] = [...problems];
   let http: HttpTranscriber | null = null;
   let sphinx: PocketsphinxTranscriber | null = null;
+  let understanding: SpeechUnderstanding | null = null;
   const wantHttp = config.STT_PROVIDER === 'http' || (config.STT_PROVIDER === 'auto' && config.STT_BASE_URL);
   if (wantHttp) {
     if (config.STT_BASE_URL) {
@@ -82,6 +91,12 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
       });
       sphinx = t;
       closers.push(() => t.close());
+      const u = new SpeechUnderstanding({
+        modelDir: config.POCKETSPHINX_MODEL_DIR, concurrency: 2 * config.POCKETSPHINX_POOL_SIZE, timeoutMs: config.POCKETSPHINX_TIMEOUT_MS,
+        maxSeconds: config.VOICE_MAX_AUDIO_SECONDS, log: log.child({ component: 'stt' }),
+      });
+      understanding = u;
+      closers.push(() => u.close());
     } else sttMissing.push(...available.missing);
   }
   const english: Transcriber | undefined = http ?? sphinx ?? undefined;
@@ -132,8 +147,14 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
   };
 
   log.info({ stt: { provider: stt.provider, languages: stt.languages }, tts: { provider: tts.provider } }, 'voice providers');
+  const messages = { english: ENGLISH_NEEDS_STT, french: FRENCH_NEEDS_HTTP };
   return {
     transcriber,
+    listener: ({ gate }) => {
+      const en: Listener | undefined = http ? transcriberListener(http, { gate }) : understanding ? understandingListener(understanding) : undefined;
+      const fr: Listener | undefined = http ? transcriberListener(http, { gate }) : undefined;
+      return routingListener({ ...(en ? { english: en } : {}), ...(fr ? { french: fr } : {}) }, messages);
+    },
     synthesizer,
     config,
     describe: () => ({ stt: structuredClone(stt), tts: structuredClone(tts) }),

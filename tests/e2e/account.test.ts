@@ -92,10 +92,27 @@ describe('account pages, feedback and the admin area', { timeout: 120_000 }, () 
     await graph.getByRole('link').first().click();
     await adminPage.getByTestId('flow-focus').waitFor();
     await expectAccessible(adminPage, '/admin flow');
+    // Admins find the studio in the profile menu.
+    await adminPage.getByRole('button', { name: /Profile menu/ }).click();
+    await adminPage.getByRole('menuitem', { name: 'Studio' }).click();
+    await adminPage.waitForURL((u) => u.pathname === '/admin');
     // A player sees the stories list but not the feedback tab.
     await page.goto(`${h.url}/admin`);
     await page.getByTestId('admin-stories').getByRole('link', { name: 'The Lantern Keeper' }).waitFor();
     await expect(page.getByRole('link', { name: 'Feedback' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: /Profile menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+    await expect(page.getByRole('menuitem', { name: 'Studio' }).count()).resolves.toBe(0);
+  });
+
+  it('fits a 360 px phone: no horizontal scrolling on the profile, settings, feedback and admin pages', async () => {
+    const account = await signUp(h.url);
+    const page = await h.newPage({ signedInAs: account, viewport: { width: 360, height: 740 } });
+    for (const p of ['/my-profile', '/settings', '/share-feedback', '/admin', `/admin/stories/${LANTERN}`]) {
+      await page.goto(`${h.url}${p}`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), p).toBeLessThanOrEqual(360);
+    }
   });
 
   it('serves /privacy.html and /terms.html as real pages', async () => {

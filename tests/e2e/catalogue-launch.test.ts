@@ -125,8 +125,13 @@ describe('catalogues, story modal and launch screen', { timeout: 120_000 }, () =
     await page.getByRole('button', { name: 'start your first game' }).click();
     await page.getByRole('alert').filter({ hasText: 'Need to accept microphone access' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/launch/${LANTERN}`);
+    // The native wrapper records by itself: no microphone asked for, the game opens.
+    await page.goto(`${h.url}/launch/${LANTERN}?native=1`);
+    await pressStart(page);
+    await page.getByRole('button', { name: 'start your first game' }).click();
+    await waitForPath(page, /^\/game\/[0-9a-f-]{36}$/);
 
-    const page2 = await h.newPage({ signedInAs: account });
+    const page2 = await h.newPage({ signedInAs: await signUp(h.url) });
     await page2.route('**/api/player-stories', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
     await page2.goto(`${h.url}/launch/${LANTERN}`);
     await pressStart(page2);

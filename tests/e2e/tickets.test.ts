@@ -55,6 +55,13 @@ describe('golden tickets in the browser', { timeout: 120_000 }, () => {
     await expect(dialog.getByText('Redeemed Tickets (0)').isVisible()).resolves.toBe(true);
     const ticket = dialog.getByTestId('ticket');
     await expect(ticket.textContent()).resolves.toContain('The Lantern Keeper');
+    // The story's logo shows (the API gives it as a public URL).
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid="ticket"] img');
+      return img !== null && img.complete && img.naturalWidth > 0;
+    }, undefined, { timeout: 10_000 });
+    const tickets = await new Api(h.url, winner.session.access_token).tickets();
+    expect(tickets[0]?.story.story_logo_image).toMatch(/^\/storage\/v1\/object\/public\/image\//);
     await ticket.getByRole('button', { name: 'Redeem' }).click();
     const busy = ticket.getByRole('button', { name: 'Redeeming...' });
     await busy.waitFor();

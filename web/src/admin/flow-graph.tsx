@@ -1,6 +1,7 @@
 // A story's moment graph drawn as SVG from the server's layered layout (engine/story/graph-layout.ts): one box per
 // moment coloured by type, transitions as arrows (answers bold, skips dashed), the first moment marked. The focused
 // moment (/admin/stories/{id}/flow/moment/{momentKey}) is outlined. The graph scrolls inside its frame.
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import type { GraphLayout } from '../../../engine/story/graph-layout.js';
 
@@ -9,8 +10,14 @@ const FILL: Record<string, string> = { Epilogue: '#1f4d33', 'Dead End': '#5a2323
 export function FlowGraph({ layout, storyId, focus, start }: { layout: GraphLayout; storyId: string; focus: string | null; start?: string }) {
   const { nodeWidth: w, nodeHeight: h } = layout;
   const at = new Map(layout.nodes.map((n) => [n.key, n]));
+  const frame = useRef<HTMLDivElement>(null);
+  // A graph wider than the screen (a phone) opens scrolled to its middle, where the first moment is.
+  useEffect(() => {
+    const el = frame.current;
+    if (el && layout.width > el.clientWidth) el.scrollLeft = (layout.width - el.clientWidth) / 2;
+  }, [layout.width]);
   return (
-    <div className="flow-graph" data-testid="flow-graph">
+    <div className="flow-graph" data-testid="flow-graph" ref={frame}>
       <svg width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} aria-labelledby="flow-graph-title">
         <title id="flow-graph-title">{`Moment graph: ${layout.nodes.length} moments, ${layout.edges.length} links`}</title>
         <defs>

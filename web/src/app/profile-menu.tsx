@@ -1,8 +1,10 @@
-// The profile dropdown (accounts spec §2): My profile, Settings, Share feedback, Sign out. A WAI-ARIA menu button:
+// The profile dropdown (accounts spec §2): My profile, Settings, Share feedback, Sign out (and, for admins only, the
+// Studio: the admin area; ours, the spec shows no admin link). A WAI-ARIA menu button:
 // arrows, Home/End, Escape, and type-ahead whose buffer resets after 350 ms (accounts spec §9).
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { signOut } from '../auth/session.js';
+import { useMe } from '../api/queries.js';
+import { signOut, useSession } from '../auth/session.js';
 import { ChevronDownIcon, UserIcon } from '../ui/icons.js';
 import './profile-menu.css';
 
@@ -18,11 +20,14 @@ export function ProfileMenu({ email }: { email: string }) {
   const list = useRef<HTMLUListElement>(null);
   const typed = useRef({ text: '', at: 0 });
   const menuId = useId();
+  const { state } = useSession();
+  const me = useMe(state.status === 'signed_in' ? state.userId : null);
 
   const items: Item[] = [
     { label: 'My profile', to: '/my-profile' },
     { label: 'Settings', to: '/settings' },
     { label: 'Share feedback', to: '/share-feedback' },
+    ...(me.data?.is_admin ? [{ label: 'Studio', to: '/admin' }] : []),
     { label: 'Sign out', action: () => void signOut().then(() => navigate('/browse')) },
   ];
 

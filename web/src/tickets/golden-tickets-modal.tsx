@@ -15,7 +15,7 @@ import './golden-tickets-modal.css';
 
 function TicketsBody({ redemptions }: { redemptions: Redemptions }) {
   const tickets = useTickets(true);
-  // The ticket's joined story gives its logo as stored (a story-relative path); the catalogue has its public URL.
+  // The logo as the catalogue gives it, else the ticket's own (the server sends it as a public URL).
   const { state } = useSession();
   const stories = useStories(state.status === 'signed_in' ? state.userId : null);
   const logos = new Map((stories.data ?? []).map((s) => [s.id, s.story_logo_image]));
@@ -39,14 +39,14 @@ function TicketsBody({ redemptions }: { redemptions: Redemptions }) {
         <>
           <h3 className="tickets__section">{T.available(available.length)}</h3>
           <ul className="tickets__list" data-testid="available-tickets">
-            {available.map((t) => <TicketCard key={t.id} ticket={t} logo={logos.get(t.blueprint_story_id) ?? null} runner={redemptions.runner(t.id)} onChose={(name) => redemptions.chose(t.id, name)} />)}
+            {available.map((t) => <TicketCard key={t.id} ticket={t} logo={logos.get(t.blueprint_story_id) ?? t.story.story_logo_image} runner={redemptions.runner(t.id)} onChose={(name) => redemptions.chose(t.id, name)} />)}
           </ul>
           <h3 className="tickets__section">{T.redeemed(redeemed.length)}</h3>
           <ul className="tickets__list" data-testid="redeemed-tickets">
             {redeemed.map((t) => (
               <li key={t.id} className="tickets__ticket tickets__ticket--redeemed">
                 <div className="tickets__ticket-head">
-                  {logos.get(t.blueprint_story_id) ? <img className="tickets__logo" src={logos.get(t.blueprint_story_id)} alt="" /> : <span className="tickets__logo" aria-hidden="true" />}
+                  <img className="tickets__logo" src={logos.get(t.blueprint_story_id) ?? t.story.story_logo_image} alt="" />
                   <div className="tickets__ticket-text">
                     <span className="tickets__story">{t.story.name}</span>
                     <span className="tickets__earned">Redeemed {t.redeemed_at ? new Date(t.redeemed_at).toLocaleDateString() : ''}</span>

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Story } from '../story/format.js';
+import { statesByStage } from '../sim/moment-states.js';
+import { acceptedActions, speakableCoverage } from './coverage.js';
+import { listenCorpus } from './listen-corpus.js';
+import { decides, decideTyped, expand, patternSize, speakable, stageOf } from './speakable.js';
+
+const load = (slug: string): Story => Story.parse(JSON.parse(readFileSync(`fixtures/stories/${slug}/story.json`, 'utf8')));
+const siege = load('clockwork-siege');
+const lantern = load('lantern-keeper');
+const siegeStages = statesByStage(siege, { runs: 10 });
+const stage = (name: string, st: string) => {
+  const s = siegeStages.find((x) => x.moment.name.en === name && x.stage === st);
+  if (!s) throw new Error(`no state for ${name} ${st}`);
+  return s.state;
+};
+
+describe('speakable sentences', () => {
+  it('hears defences at the defence stage and attacks at the attack stage, never the other way', () => {
+    const defend = stage('Battle at the Great Gate', 'defend:Orla Vance');
+    expect(stageOf(siege, defend).stage).toBe('defend');
+    const d = speakable(siege, defend, 'english');
+    expect(d.map((p) => p.kind)).toContain('defend');
+    expect(d.some((p) => p.kind === 'attack')).toBe(false);
+    // The story's own attack sentences decide nothing while a blow is coming: they are not offered here.
+    expect(d.some((p) => p.authored && p.example.startsWith('Ferrule, crush'))).toBe(false);
+    expect(d.some((p) => p.authored && p.example === 'Orla, parry precisely!')).toBe(true);
+    const a = speakable(siege, stage('Battle at the Great Gate', 'attack'), 'english');
+    expect(a.some((p) => p.kind === 'attack' && patternSize(p) > 100)).toBe(true);
+    expect(a.some((p) => p.kind === 'defend')).toBe(false);
+  });
+
+  it('keeps only what decides something here, and every level\'s riddle answers at a riddle', () => {
+    for (const s of siegeStages) {
+      for (const p of speakable(siege, s.state, 'english')) {
+        const d = decideTyped(siege, s.state, p.example);
+        if (p.kind === 'riddle') expect(d.upgrade?.stage).toBe('answer');
+        else expect(decides(d), `${s.moment.name.en} ${s.stage}: ${p.example}`).toBe(true);
+      }
+    }
+    const riddle = speakable(siege, stage("The Horologist's Riddles", 'riddle:hard'), 'english').filter((p) => p.kind === 'riddle');
+    expect(riddle.map((p) => p.example)).toEqual(expect.arrayContaining(['escapement', 'spring']));
+  });
+
+  it('leaves out aliases the story only writes in French', () => {
+    const names = speakable(siege, stage('Battle at the Great Gate', 'attack'), 'english').flatMap((p) => p.parts.flatMap((x) => x.options));
+    expect(names).toContain('Margravine');
+    expect(names).not.toContain('le chien');
+    expect(names).not.toContain('Capitaine Holt');
+  });
+
+  it('expands a pattern into every sentence it stands for', () => {
+    const p = { kind: 'bet' as const, authored: false, example: 'x', parts: [{ options: ['a', 'b'] }, { options: ['c'], optional: true }] };
+    expect(expand(p)).toEqual(['a', 'a c', 'b', 'b c']);
+    expect(patternSize(p)).toBe(4);
+  });
+});
+
+describe('coverage of the decisions the engine accepts', () => {
+  it('finds a sentence for every decision at every stage of both fixture stories', () => {
+    for (const [story, stages] of [[siege, siegeStages], [lantern, statesByStage(lantern, { runs: 10 })]] as const) {
+      for (const s of stages) {
+        const cov = speakableCoverage(story, s.state, 'english');
+        expect(cov.length, `${s.moment.name.en} ${s.stage}`).toBeGreaterThan(0);
+        expect(cov.filter((c) => !c.sentence).map((c) => `${s.moment.name.en} ${s.stage}: ${c.action}`)).toEqual([]);
+      }
+    }
+  });
+
+  it('reports an answer no sentence can reach', () => {
+    const json = JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')) as { moments: { name: { en: string }; answers: { id: string; match: { en: string[] } }[]; say?: unknown }[] };
+    const m = json.moments.find((x) => x.name.en === "The Keeper's Log");
+    if (!m) throw new Error('no moment');
+    // A second rule with the very phrases of the first can never win: the engine accepts it, no player can say it.
+    m.answers.push({ ...structuredClone(m.answers[0] as { id: string; match: { en: string[] } }), id: 'shadowed' });
+    const story = Story.parse(json);
+    const s = statesByStage(story, { runs: 5 }).find((x) => x.moment.name.en === "The Keeper's Log");
+    if (!s) throw new Error('no state');
+    expect(acceptedActions(story, s.state).map((a) => a.label)).toContain("answer 'shadowed'");
+    expect(speakableCoverage(story, s.state, 'english').filter((c) => !c.sentence).map((c) => c.action)).toEqual(["answer 'shadowed'"]);
+  });
+});
+
+describe('language model corpus', () => {
+  it('holds the story sentences, carriers and everyday speech that decides nothing here', () => {
+    const s = stage('Three Hands on the Crank', '');
+    const c = listenCorpus(siege, s, 'english');
+    expect(c.sentences).toContain('Pull the crank');
+    expect(c.sentences).toContain('i think Pull the crank');
+    expect(c.sentences).toContain("i don't know");
+    // "turn it off" is an order at a crank: not offered as everyday speech here.
+    expect(c.sentences).not.toContain('turn it off');
+    expect(c.deciding.every((t) => decides(decideTyped(siege, s, t)))).toBe(true);
+  });
+});

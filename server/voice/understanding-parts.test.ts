@@ -1,0 +1,91 @@
+// The pure parts of voice understanding: pocketsphinx's backtrace log, the ARPA language model, the comparison with
+// the phone loop, and the key words a decision rests on.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Story } from '../../engine/story/format.js';
+import { statesByStage } from '../../engine/sim/moment-states.js';
+import { decideTyped } from '../../engine/brain/speakable.js';
+import { parseBacktrace } from './backtrace.js';
+import { buildArpa } from './lm.js';
+import { verify } from './verify.js';
+import { endsRun, keyWords } from './understanding.js';
+
+const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
+INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
+word                 start end   pprob ascr       lscr       lback
+<sil>                0     45    1.000 -390       -337       1
+go                   46    63    1.000 -146       0          1
+forward(2)           64    116   1.000 -396       0          1
+ten                  117   152   1.000 -281       0          1
+meters               153   211   1.000 -608       0          1
+<sil>                212   260   1.000 -166       -337       1
+INFO: fsg_search.c(263): TOTAL fsg 0.03 CPU 0.011 xRT`;
+
+describe('backtrace', () => {
+  it('reads each utterance: hypothesis, score and the words with frames and scores', () => {
+    const [u, ...rest] = parseBacktrace(LOG);
+    expect(rest).toEqual([]);
+    expect(u).toMatchObject({ hyp: 'go forward ten meters', score: -2661 });
+    expect(u?.words).toHaveLength(6);
+    expect(u?.words[2]).toEqual({ word: 'forward(2)', start: 64, end: 116, ascr: -396, lscr: 0 });
+  });
+
+  it('reads a path that begins with a null transition (a grammar of sentences and names), leaving it out', () => {
+    const [u] = parseBacktrace(LOG.replace('<sil>                0     45', '(NULL)               -1    -1    1.000 0          0          1\n<sil>                0     45'));
+    expect(u?.words.map((w) => w.word)).toEqual(['<sil>', 'go', 'forward(2)', 'ten', 'meters', '<sil>']);
+  });
+});
+
+describe('verification against the phone loop', () => {
+  const loop = parseBacktrace(`INFO: pocketsphinx.c(1168): SIL G OW F AO R SIL (-5000)
+word                 start end   pprob ascr       lscr       lback
+SIL                  0     45    1.000 -400       0          0
+G                    46    55    1.000 -100       -200       0
+OW                   56    63    1.000 -40        -200       0
+F                    64    116   1.000 -300       -200       0
+AO                   117   211   1.000 -700       -200       0
+SIL                  212   260   1.000 -160       -200       0`);
+  it('gives each word its margin per frame over the loop on the same frames', () => {
+    const v = verify(parseBacktrace(LOG), loop);
+    expect(v?.words.map((w) => w.word)).toEqual(['go', 'forward', 'ten', 'meters']);
+    // go: -146 against the loop's G and OW (-140) over 18 frames.
+    expect(v?.words[0]?.margin).toBeCloseTo((-146 - -140) / 18, 2);
+    expect(v?.frames).toBe(211 - 46 + 1);
+  });
+  it('compares nothing when the two decodes split the audio differently', () => {
+    expect(verify(parseBacktrace(LOG), [])).toBeNull();
+  });
+});
+
+describe('language model', () => {
+  it('writes a well-formed ARPA model whose probabilities sum to one', () => {
+    const arpa = buildArpa([['the', 'market'], ['the', 'tide', 'caves'], ['the', 'market', 'please']]);
+    expect(arpa.startsWith('\\data\\\nngram 1=7\nngram 2=')).toBe(true);
+    expect(arpa).toContain('\\3-grams:');
+    expect(arpa.trim().endsWith('\\end\\')).toBe(true);
+    const uni = arpa.split('\\1-grams:\n')[1]?.split('\n\n')[0]?.split('\n').map((l) => l.split(' ')) ?? [];
+    const total = uni.filter(([, w]) => w !== '<s>').reduce((n, [p]) => n + 10 ** Number(p), 0);
+    expect(total).toBeCloseTo(1, 3);
+    // After "the", the seen words and the back-off mass make one.
+    const bi = arpa.split('\\2-grams:\n')[1]?.split('\n\n')[0]?.split('\n').map((l) => l.split(' ')) ?? [];
+    const afterThe = bi.filter(([, u]) => u === 'the');
+    const backoff = 10 ** Number(uni.find(([, w]) => w === 'the')?.[2] ?? 0);
+    const seen = new Set(afterThe.map(([, , w]) => w));
+    const rest = uni.filter(([, w]) => w !== '<s>' && !seen.has(w ?? '')).reduce((n, [p]) => n + 10 ** Number(p), 0);
+    expect(afterThe.reduce((n, [p]) => n + 10 ** Number(p), 0) + backoff * rest).toBeCloseTo(1, 3);
+  });
+});
+
+describe('key words', () => {
+  const lantern = Story.parse(JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')));
+  const s = statesByStage(lantern, { runs: 5 }).find((x) => x.moment.name.en === 'Three Ways from the Quay');
+  if (!s) throw new Error('no state');
+  it('are the words a decision rests on', () => {
+    const words = "let's go down to the tide caves please".split(' ');
+    const d = decideTyped(lantern, s.state, words.join(' '));
+    expect(keyWords(lantern, s.state, words, d).map((i) => words[i])).toEqual(['caves']);
+    // The caves lead to a Dead End: such a decision ends the run (and needs a stricter check).
+    expect(endsRun(lantern, d)).toBe(true);
+    expect(endsRun(lantern, decideTyped(lantern, s.state, 'the market'))).toBe(false);
+  });
+});

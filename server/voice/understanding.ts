@@ -1,0 +1,314 @@
+// From a player's audio to an answer, or to a miss ("Sorry, I didn't catch that.", no interaction counted).
+//   1. Recognition with a small language model of the current stage (engine/brain/listen-corpus.ts): what decides
+//      something here, in the story's words and generated ones, in everyday carriers, and everyday speech that decides
+//      nothing. Paraphrases come out as words the brain reads; small talk comes out as words that decide nothing.
+//   2. The brain must find a decision in the words (else: a miss, not a fallback reply that costs an interaction).
+//   3. Verification (verify.ts): the same audio is decoded with a free phone loop; the words the decision rests on
+//      (those whose removal changes it) must fit the audio nearly as well as the loop does, more strictly when the
+//      decision would end the run. A word the model put there for want of better fails.
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Decision } from '../../engine/brain/decision.js';
+import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
+import { decides, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
+import type { GameState } from '../../engine/run/state.js';
+import type { PlayLanguage } from '../../engine/schema/enums.js';
+import type { Story } from '../../engine/story/format.js';
+import { storyDecoys } from '../game/vocabulary.js';
+import type { Logger } from '../log.js';
+import { DEFAULT_MAX_SECONDS, decodeSpeech, STT_RATE } from './audio.js';
+import { DecodeLimiter, decodeOnce, type DecodeFiles } from './decode.js';
+import { buildDictionary, buildGrammar, cleanHypothesis, phraseWords, type Grammar } from './grammar.js';
+import type { BtUtterance } from './backtrace.js';
+import { buildArpa } from './lm.js';
+import { DEFAULT_MODEL_DIR, NOT_CAUGHT } from './pocketsphinx.js';
+import { espeakSpeller, loadLexicon, type Speller } from './pronounce.js';
+import type { AudioInput } from './transcriber.js';
+import { compactSpeech, quiet } from './vad.js';
+import { phoneLoopFiles, verify, type Verification } from './verify.js';
+
+export type MissReason = 'silence' | 'not_heard' | 'unsure' | 'no_decision' | 'unavailable' | 'bad_audio';
+
+export type Understood =
+  | ({ ok: true; text: string; recogniser: string } & Evidence)
+  | ({ ok: false; reason: MissReason; message: string; heard: string | null } & Evidence);
+
+/** What the answer rests on (for logs, tuning and the bench). */
+export type Evidence = {
+  verification: Verification | null;
+  key_words: string[];
+  /** The least margin of the key words over the phone loop, per frame. */
+  margin: number | null;
+  /** The exact grammar and the language model heard the same decision. */
+  agree?: boolean;
+  /** The exact grammar heard one of the story's own sentences. */
+  authored?: boolean;
+  /** The other decoder's margin. */
+  other?: number | null;
+  source?: 'grammar' | 'lm';
+};
+
+export type UnderstandRequest = { story: Story; state: GameState; language: PlayLanguage; audio: AudioInput };
+
+/**
+ * When a decision is taken (margins: the least per-frame margin of the key words over the phone loop):
+ *   - the exact grammar heard one of the story's own sentences, fitting the audio by at least `authored`;
+ *   - or both decoders (exact grammar, language model) heard the same decision, fitting by at least `agreed`;
+ *   - what either heard alone (a generated sentence, the model's words) by at least `alone` (never, by default);
+ *   - a decision that would end the run only when both agree, by at least `run_ending`.
+ * Tuned on the tuning half of `npm run bench -- voice-understanding` (server/voice/README.md): at most 4% of
+ * non-answers taken and none that ends the run, then as many right and as few wrong answers as possible.
+ */
+export type Thresholds = { authored: number; agreed: number; alone: number; run_ending: number };
+
+export const DEFAULT_THRESHOLDS: Thresholds = { authored: -30, agreed: -20, alone: Infinity, run_ending: -20 };
+
+export type UnderstandingOptions = {
+  modelDir?: string;
+  speller?: Speller | null;
+  thresholds?: Partial<Thresholds>;
+  /** Processes at once (each request runs two: its model and the phone loop). */
+  concurrency?: number;
+  timeoutMs?: number;
+  maxSeconds?: number;
+  /** Extra decoder flags for the model's decode (-lw, -wip...). */
+  decoderArgs?: string[];
+  /** Sentences drawn from one large pattern into the model. */
+  samples?: number;
+  /** How much each kind of sentence weighs in the model (copies). */
+  weights?: CorpusWeights;
+  /** Which decoders run: both (default), or only the exact grammar, or only the language model (for comparisons). */
+  decoders?: 'grammar' | 'lm';
+  log?: Logger;
+};
+
+const LEAD = 0.3;
+const TRAIL = 0.6;
+const MAX_MODELS = 64;
+
+type Model = DecodeFiles & { key: string; words: Set<string> };
+type Candidate = { text: string; decision: Decision | null; keyWords: string[]; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean };
+type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string> };
+
+/** The words a decision rests on: each word whose removal changes what the brain decides. */
+export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision): number[] {
+  const want = decisionKey(decision);
+  const out: number[] = [];
+  words.forEach((_, i) => {
+    const without = words.filter((__, j) => j !== i).join(' ');
+    if (decisionKey(decideTyped(story, state, without)) !== want) out.push(i);
+  });
+  return out;
+}
+
+/** Whether a decision ends the run: a branch or answer leading to a Dead End, or the end of the game. */
+export function endsRun(story: Story, d: Decision): boolean {
+  if (d.outcome === 'end_of_game') return true;
+  const next = d.next_moment_id ? story.moments.find((m) => m.id === d.next_moment_id) : undefined;
+  return next?.type === 'Dead End';
+}
+
+export class SpeechUnderstanding {
+  readonly name = 'pocketsphinx';
+  readonly #modelDir: string;
+  readonly #limiter: DecodeLimiter;
+  readonly #thresholds: Thresholds;
+  readonly #models = new Map<string, Promise<Model>>();
+  readonly #grammars = new Map<string, Promise<GrammarFiles>>();
+  #dir: Promise<string> | null = null;
+
+  constructor(private readonly opts: UnderstandingOptions = {}) {
+    this.#modelDir = opts.modelDir ?? DEFAULT_MODEL_DIR;
+    this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
+    this.#thresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
+  }
+
+  /** Builds the current stage's model ahead of the player's first words (e.g. when a moment starts); never fails. */
+  async prepare(story: Story, state: GameState, language: PlayLanguage): Promise<void> {
+    if (language !== 'english') return;
+    await Promise.all([this.#model(story, state, language), this.#grammar(story, state, language), phoneLoopFiles()]).catch(() => undefined);
+  }
+
+  async understand(req: UnderstandRequest): Promise<Understood> {
+    const miss = (reason: MissReason, heard: string | null = null, extra: Partial<Evidence> = {}, message: string = NOT_CAUGHT): Understood =>
+      ({ ok: false, reason, message, heard, ...extra, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null });
+    if (req.language !== 'english') return miss('unavailable', null, {}, 'pocketsphinx recognises English only.');
+    const speech = await decodeSpeech(req.audio, { maxSeconds: this.opts.maxSeconds ?? DEFAULT_MAX_SECONDS });
+    if (!speech.ok) return miss('bad_audio', null, {}, speech.message);
+    const compact = compactSpeech(speech.samples);
+    if (!compact) return miss('silence');
+    let model: Model;
+    let grammar: GrammarFiles;
+    try {
+      [model, grammar] = await Promise.all([this.#model(req.story, req.state, req.language), this.#grammar(req.story, req.state, req.language)]);
+    } catch (err) {
+      this.opts.log?.error({ err }, 'speech model failed');
+      return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
+    }
+    const lead = Math.round(LEAD * STT_RATE);
+    const pcm = new Int16Array(lead + compact.length + Math.round(TRAIL * STT_RATE));
+    pcm.set(quiet(LEAD));
+    pcm.set(compact, lead);
+    pcm.set(quiet(TRAIL), lead + compact.length);
+    const timeoutMs = (this.opts.timeoutMs ?? 5000) + 100 * (compact.length / STT_RATE);
+    const [loopFiles, dir] = await Promise.all([phoneLoopFiles(), this.#workDir()]);
+    const run = (files: DecodeFiles, lm: boolean, args: string[] | undefined): Promise<BtUtterance[] | null> =>
+      this.#limiter.run(() => decodeOnce(this.#modelDir, files, pcm, { timeoutMs, dir, lm, ...(args ? { args } : {}) }));
+    const [exact, free, loop] = await Promise.all([
+      this.opts.decoders === 'lm' ? Promise.resolve(null) : run(grammar, false, undefined),
+      // -lw 10 (default 6.5): the model's word orders weigh more than odd acoustic matches (tuning: +4 paraphrases of 260).
+      this.opts.decoders === 'grammar' ? Promise.resolve(null) : run(model, true, ['-bestpath', 'no', ...(this.opts.decoderArgs ?? ['-lw', '10'])]),
+      run(loopFiles, false, []),
+    ]);
+    if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
+    const a = this.#candidate(req, exact, loop, grammar.decoys, grammar.authored);
+    let b = this.#candidate(req, free, loop, []);
+    // The language model's search scores on another scale than a grammar's: when what it heard alone may be taken, it
+    // is aligned once more with a grammar of just those words, to be verified like the grammar's sentence.
+    if (Number.isFinite(this.#thresholds.alone) && !a.decision && b.decision && loop) {
+      const aligned = await this.#align(b.text, model, pcm, timeoutMs, dir);
+      b = aligned ? { ...this.#candidate(req, aligned, loop, []), text: b.text } : { ...b, margin: null };
+    }
+    // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
+    const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
+    const pick = a.decision ? a : b;
+    const heardText = pick.text || a.text || b.text;
+    if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification });
+    const authored = pick === a && a.authored;
+    const t = this.#thresholds;
+    const margin = pick.margin ?? -Infinity;
+    const strict = endsRun(req.story, pick.decision);
+    // Each kind of evidence has its threshold; with several (agreed and authored), the most lenient applies.
+    const needed = strict ? (agree ? t.run_ending : Infinity) : Math.min(agree ? t.agreed : Infinity, authored ? t.authored : Infinity, t.alone);
+    const extra = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, agree, authored, other: pick === a ? b.margin : a.margin, source: pick === a ? ('grammar' as const) : ('lm' as const) };
+    if (!(margin >= needed)) return miss('unsure', pick.text, extra);
+    return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra };
+  }
+
+  /** The audio aligned with exactly these words (a one-sentence grammar), for their acoustic scores. */
+  async #align(text: string, model: Model, pcm: Int16Array, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
+    const gram = join(dir, `${randomUUID()}.gram`);
+    await writeFile(gram, `#JSGF V1.0;\ngrammar align;\npublic <s> = ${text};\n`);
+    try {
+      return await this.#limiter.run(() => decodeOnce(this.#modelDir, { gram, dict: model.dict }, pcm, { timeoutMs, dir }));
+    } finally {
+      await rm(gram, { force: true });
+    }
+  }
+
+  /** What one decoder heard: its words, their decision here, and how well the words it rests on fit the audio. */
+  #candidate(req: UnderstandRequest, said: BtUtterance[] | null, loop: BtUtterance[] | null, decoys: readonly string[], authored: ReadonlySet<string> = new Set()): Candidate {
+    const none: Candidate = { text: '', decision: null, keyWords: [], margin: null, verification: null, reason: null, authored: false };
+    if (!said) return none;
+    const text = cleanHypothesis(said.map((u) => u.hyp).join(' '));
+    if (!text) return none;
+    if (decoys.includes(text)) return { ...none, text, reason: 'no_decision' };
+    const v = loop ? verify(said, loop) : null;
+    const decision = decideTyped(req.story, req.state, text);
+    if (!decides(decision)) return { ...none, text, verification: v, reason: 'no_decision' };
+    const words = text.split(' ');
+    const keys = keyWords(req.story, req.state, words, decision);
+    // Margins of the key words (the verification lists the hypothesis's words in the same order).
+    const fits = v && v.words.length === words.length ? keys.map((i) => v.words[i]?.margin ?? 0) : [];
+    const margin = fits.length ? Math.min(...fits) : v ? v.speech : null;
+    return { text, decision, keyWords: keys.map((i) => words[i] ?? ''), margin, verification: v, reason: null, authored: authored.has(text) };
+  }
+
+  #workDir(): Promise<string> {
+    this.#dir ??= mkdtemp(join(tmpdir(), 'looptale-understanding-'));
+    return this.#dir;
+  }
+
+  /** The stage's exact grammar: what is speakable here (say sentences, generated patterns) and the decoys. */
+  #grammar(story: Story, state: GameState, language: PlayLanguage): Promise<GrammarFiles> {
+    const spoken = speakable(story, state, language);
+    const patterns = spoken.map((p) => ({ parts: p.parts }));
+    const authored = new Set(spoken.filter((p) => p.authored).map((p) => phraseWords(p.example).join(' ')));
+    const decoys = storyDecoys(story, language);
+    const key = createHash('sha256').update(JSON.stringify([patterns, decoys])).digest('hex').slice(0, 16);
+    const hit = this.#grammars.get(key);
+    if (hit) return hit;
+    const made = (async () => {
+      const dir = await this.#workDir();
+      const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
+      const g = await buildGrammar({ patterns, vocabulary: [], decoys, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
+      const files: GrammarFiles = { ...g, authored, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`) };
+      await writeFile(files.gram, g.jsgf);
+      await writeFile(files.dict, g.dict);
+      return files;
+    })();
+    made.catch(() => this.#grammars.delete(key));
+    this.#grammars.set(key, made);
+    while (this.#grammars.size > MAX_MODELS) {
+      const oldest = this.#grammars.keys().next().value;
+      if (oldest === undefined) break;
+      this.#grammars.delete(oldest);
+    }
+    return made;
+  }
+
+  /** The stage's language model and dictionary, built once per corpus (least recently used dropped). */
+  #model(story: Story, state: GameState, language: PlayLanguage): Promise<Model> {
+    const corpus = listenCorpus(story, state, language, { decoys: storyDecoys(story, language), ...(this.opts.samples ? { samples: this.opts.samples } : {}), ...(this.opts.weights ? { weights: this.opts.weights } : {}) });
+    const key = createHash('sha256').update(corpus.sentences.join('\n')).digest('hex').slice(0, 16);
+    const hit = this.#models.get(key);
+    if (hit) {
+      this.#models.delete(key);
+      this.#models.set(key, hit);
+      return hit;
+    }
+    const made = (async () => {
+      const dir = await this.#workDir();
+      const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
+      const sentences = corpus.sentences.map((s) => phraseWords(s));
+      const d = await buildDictionary(sentences.flat(), lexicon, this.opts.speller === undefined ? espeakSpeller : this.opts.speller);
+      if (d.dropped.length) this.opts.log?.info({ dropped: d.dropped }, 'words without a pronunciation left out of the speech model');
+      // A sentence with a word that cannot be pronounced is left out whole.
+      const usable = sentences.filter((ws) => ws.length > 0 && ws.every((w) => d.known.has(w)));
+      const files: Model = { key, words: d.known, gram: join(dir, `${key}.arpa`), dict: join(dir, `${key}.dict`) };
+      await writeFile(files.gram, buildArpa(usable));
+      await writeFile(files.dict, d.dict);
+      return files;
+    })();
+    made.catch(() => this.#models.delete(key));
+    this.#models.set(key, made);
+    while (this.#models.size > MAX_MODELS) {
+      const oldest = this.#models.keys().next().value;
+      if (oldest === undefined) break;
+      this.#models.delete(oldest);
+    }
+    return made;
+  }
+
+  async close(): Promise<void> {
+    const dir = this.#dir;
+    this.#dir = null;
+    if (dir) await rm(await dir, { recursive: true, force: true });
+  }
+}
+
+/** For the voice-understanding bench (scripts/bench/voice-understanding.ts): BENCH_VU_OPTS may hold a JSON of
+ *  UnderstandingOptions to try (thresholds, decoder flags). */
+export function createBenchUnderstander(): Promise<{
+  name: string;
+  understand(story: Story, state: GameState, wav: Uint8Array): Promise<{ ok: true; text: string; features?: Record<string, number | string | null> } | { ok: false; heard: string | null; reason: string; features?: Record<string, number | string | null> }>;
+  close(): Promise<void>;
+}> {
+  const opts = JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions;
+  const u = new SpeechUnderstanding(opts);
+  return Promise.resolve({
+    name: 'pocketsphinx per request, the stage\'s language model, brain gate, phone-loop verification of the key words',
+    async understand(story, state, wav) {
+      const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
+      const features: Record<string, number | string | null> = {
+        margin: r.margin, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
+        key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
+        ends_run: r.ok || r.reason === 'unsure' ? (endsRun(story, decideTyped(story, state, r.ok ? r.text : r.heard ?? '')) ? 1 : 0) : null,
+      };
+      return r.ok ? { ok: true, text: r.text, features } : { ok: false, heard: r.heard, reason: r.reason, features };
+    },
+    close: () => u.close(),
+  });
+}
