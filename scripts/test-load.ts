@@ -6,7 +6,7 @@
 //   2. kill -9: the load tool runs the server itself (--spawn-server) and kills it with SIGKILL every 10 s
 //      (--kill-every), restarting it on the same port and data, while 20 clients play for 30 s: every player must
 //      reconnect and replay, none may wait more than 10 s, and no acknowledged turn may be lost or counted twice.
-// LOAD_CLIENTS, LOAD_DURATION, LOAD_KILL_CLIENTS, LOAD_KILL_EVERY change the figures.
+// LOAD_CLIENTS, LOAD_DURATION, LOAD_KILL_CLIENTS, LOAD_KILL_EVERY, LOAD_STALL_S (10) change the figures.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,12 +37,12 @@ const useAudio = wantAudio && existsSync(audioDir) && existsSync('/usr/bin/pocke
 const mode = useAudio ? ['--audio', audioDir] : ['--text'];
 process.stdout.write(`test:load 1/2: ${useAudio ? 'recorded audio' : 'text'} against ${server.url}, 10% socket drops\n`);
 const first = await looptaleLoad(['--url', server.url, '--clients', process.env.LOAD_CLIENTS ?? '50', '--ramp', '5',
-  '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.1', ...mode, ...(jsonDir ? ['--json', join(jsonDir, 'load.json')] : [])]);
+  '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.1', '--stall-s', process.env.LOAD_STALL_S ?? '10', ...mode, ...(jsonDir ? ['--json', join(jsonDir, 'load.json')] : [])]);
 await server.close();
 rmSync(dataDir, { recursive: true, force: true });
 
 process.stdout.write(`\ntest:load 2/2: ${useAudio ? 'recorded audio' : 'text'}, the server killed with SIGKILL every ${process.env.LOAD_KILL_EVERY ?? '10'} s and restarted\n`);
 const second = await looptaleLoad(['--spawn-server', '--kill-every', process.env.LOAD_KILL_EVERY ?? '10', '--clients', process.env.LOAD_KILL_CLIENTS ?? '20', '--ramp', '2',
-  '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.05', '--stall-s', '10', ...mode, ...(jsonDir ? ['--json', join(jsonDir, 'load-kill9.json')] : [])]);
+  '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.05', '--stall-s', process.env.LOAD_STALL_S ?? '10', ...mode, ...(jsonDir ? ['--json', join(jsonDir, 'load-kill9.json')] : [])]);
 process.stdout.write(`\ntest:load: ${first === 0 ? 'PASS' : 'FAIL'} (drops), ${second === 0 ? 'PASS' : 'FAIL'} (kill -9)\n`);
 process.exit(first || second);

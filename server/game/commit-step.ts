@@ -48,7 +48,8 @@ export type StepCommit = {
   /** Starts the run's transcript with a header carrying the state before the step. */
   header?: boolean;
   /**
-   * The event's transcript line: written in the commit with these stage timings, or, when 'later', returned
+   * The event's transcript line: written in the commit with these stage timings, or, when 'later', written without
+   * them and returned
    * unwritten for the caller to append once (a spoken turn, whose line waits for its speech timings).
    */
   line: (result: StepSuccess) => { stages?: Record<string, number> } | 'later';
@@ -56,7 +57,7 @@ export type StepCommit = {
 
 export type Committed = {
   result: StepSuccess;
-  /** The event's transcript line (already written unless `line` said 'later'). */
+  /** The event's transcript line (written in the commit; its stage timings come later when `line` said 'later'). */
   line: TranscriptEvent;
   later: boolean;
   /** The first outputs of this input, when another process had committed it: nothing was written. */
@@ -106,7 +107,9 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
         user_id: c.userId, seed: before.rng, run_index: result.run.loop_number - 1, initial_state: before,
       });
     }
-    if (how !== 'later') lines.push(line);
+    // A spoken turn's line is written in the commit too (a kill -9 during its speech must not lose it from the
+    // transcript); its speech timings are filled in afterwards (GameStorePort.completeTranscriptLine).
+    lines.push(line);
     const committed = await c.store.commit({
       userId: c.userId, storyId: c.story.id, expectedVersion: loaded.version, state: result.state, effects: result.effects,
       ...(c.input ? { input: { ...c.input, outputs: result.outputs } } : {}),

@@ -36,6 +36,8 @@ export interface GameStorePort {
   transcript(playerStoryId: string): Promise<TranscriptLine[]>;
   /** Appends lines after the run's last one (a spoken turn's line, written once its timings are known). */
   appendTranscript(playerStoryId: string, lines: readonly TranscriptLine[]): Promise<void>;
+  /** Replaces the run's line of this turn (written by its commit) with the same line and its speech timings. */
+  completeTranscriptLine(playerStoryId: string, line: TranscriptLine): Promise<void>;
 }
 
 export interface StoryStorePort {

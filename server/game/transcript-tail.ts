@@ -1,6 +1,7 @@
-// The end of each run's transcript in this process. A spoken turn's line is written once its speech timings are
-// known, after the commit; later lines of the same run (the next turns, a run ending) must not overtake it. A
-// turn reserves its place when it commits and fills it in later; lines are written in the order of their places.
+// The speech timings of each run's spoken turns in this process. A spoken turn's line is written by its commit (so a
+// kill -9 during its speech loses no turn from the transcript) and completed with its speech timings once they are
+// known; completions of a run are written in the order of their turns. A turn reserves its place when it commits
+// and fills it in later.
 import type { TranscriptLine } from '../../engine/sim/transcript.js';
 import type { Logger } from '../log.js';
 import type { GameStorePort } from './ports.js';
@@ -15,7 +16,7 @@ export type TranscriptSlot = {
 export class TranscriptTail {
   readonly #tails = new Map<string, Promise<void>>();
 
-  constructor(readonly store: Pick<GameStorePort, 'appendTranscript'>, readonly log: Logger) {}
+  constructor(readonly store: Pick<GameStorePort, 'completeTranscriptLine'>, readonly log: Logger) {}
 
   /** True while a line of this run waits to be written: a new line must then take a place after it. */
   pending(runId: string): boolean {
@@ -26,8 +27,10 @@ export class TranscriptTail {
     let fill!: (lines: readonly TranscriptLine[]) => void;
     const ready = new Promise<readonly TranscriptLine[]>((r) => (fill = r));
     const prev = this.#tails.get(runId) ?? Promise.resolve();
-    const written = prev.then(() => ready).then((lines) => this.store.appendTranscript(runId, lines)).catch((err: unknown) => {
-      this.log.error({ err, player_story_id: runId }, 'a turn was played but its transcript line was not written');
+    const written = prev.then(() => ready).then(async (lines) => {
+      for (const line of lines) await this.store.completeTranscriptLine(runId, line);
+    }).catch((err: unknown) => {
+      this.log.error({ err, player_story_id: runId }, 'a turn was played but its speech timings were not written to its transcript line');
     });
     this.#tails.set(runId, written);
     void written.then(() => {

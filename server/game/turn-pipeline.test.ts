@@ -1,6 +1,7 @@
 // The turn pipeline on a real store (PGlite): speech is recognised once and the brain asked once per state it saw,
 // whatever the commit retries; a turn another process committed first is answered as a replay; a spoken turn's
-// transcript line is written once, with its speech timings; the transcript replays to the stored state.
+// transcript line is written by its commit and completed once with its speech timings; the transcript replays to the
+// stored state.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,11 @@ class HookedStore extends GameRepo implements GameStorePort {
   override async appendTranscript(id: string, lines: Parameters<GameRepo['appendTranscript']>[1]) {
     this.appended++;
     return super.appendTranscript(id, lines);
+  }
+  completed = 0;
+  override async completeTranscriptLine(id: string, line: Parameters<GameRepo['completeTranscriptLine']>[1]) {
+    this.completed++;
+    return super.completeTranscriptLine(id, line);
   }
 }
 
@@ -216,14 +222,43 @@ describe('turn pipeline', () => {
     // GAME_OUTPUT first, then the audio chunks.
     expect(frames.map((f) => f.type)).toEqual(['GAME_OUTPUT', 'AUDIO_ANSWER', 'AUDIO_ANSWER']);
     expect(synth.requests[0]).toMatchObject({ language: 'english', text: (frames[0] as Extract<ServerFrame, { type: 'GAME_OUTPUT' }>).output.dialogue });
-    // The commit carried no transcript line; it came once, afterwards, with every stage.
-    expect(store.commits.slice(before).map((c) => c.transcript?.lines.length ?? 0)).toEqual([0]);
-    expect(store.appended).toBe(1);
+    // The commit carried the transcript line (a kill -9 during the speech must not lose it, #14); its speech timings
+    // were filled in once, afterwards, and nothing was appended.
+    expect(store.commits.slice(before).map((c) => c.transcript?.lines.length ?? 0)).toEqual([1]);
+    const committed = store.commits.at(-1)?.transcript?.lines[0];
+    expect(committed?.kind === 'event' ? Object.keys(committed.stages ?? {}) : ['?']).not.toContain('tts_first_byte');
+    expect(store.completed).toBe(1);
+    expect(store.appended).toBe(0);
     const lines = await store.transcript(runId);
     const turn = lines.at(-1);
     expect(lines.filter((l) => l.kind === 'event')).toHaveLength(2);
     expect(turn?.kind === 'event' ? Object.keys(turn.stages ?? {}) : []).toEqual(expect.arrayContaining(
       ['decode', 'brain', 'step', 'commit', 'total_server', 'to_game_output', 'tts_first_chunk', 'to_first_audio', 'tts_first_byte', 'total']));
+    await expectReplays(store, userId, runId);
+  });
+
+  it('keeps an acknowledged spoken turn in the transcript while its speech is still going: a kill -9 then loses no turn (#14, test:load kill -9 mode)', async () => {
+    const synth = new GateSynth();
+    const { store, game, pipeline } = setup({ synth });
+    const { userId, runId } = await newRun(game);
+    const input_id = randomUUID();
+    let acknowledged!: () => void;
+    const output = new Promise<void>((r) => (acknowledged = r));
+    const played = pipeline.run({ userId, input: { input_id, player_story_id: runId, is_starting_dialogue: true }, audio: null, receivedAt: performance.now(), decodeMs: 0 }, (f) => {
+      if (f.type === 'GAME_OUTPUT') acknowledged();
+      return true;
+    });
+    await output;
+    // The player has its GAME_OUTPUT; the voice is still being made. Were the process killed now, this is what stays.
+    const now = await store.transcript(runId);
+    expect(now.flatMap((l) => (l.kind === 'event' && l.event.type === 'turn' ? [l.event.input_id] : []))).toEqual([input_id]);
+    synth.open();
+    expect((await played).kind).toBe('played');
+    await game.lines.settled(runId);
+    const lines = await store.transcript(runId);
+    expect(lines.filter((l) => l.kind === 'event' && l.event.type === 'turn')).toHaveLength(1);
+    const turn = lines.at(-1);
+    expect(turn?.kind === 'event' ? Object.keys(turn.stages ?? {}) : []).toEqual(expect.arrayContaining(['commit', 'tts_first_byte', 'total']));
     await expectReplays(store, userId, runId);
   });
 
@@ -245,7 +280,8 @@ describe('turn pipeline', () => {
     });
     await output;
     const ending = game.endRun(userId, runId);
-    expect((await store.transcript(runId)).filter((l) => l.kind === 'event')).toHaveLength(1);
+    // Both turns' lines are there already (their commits wrote them); the run's end waits for their speech timings.
+    expect((await store.transcript(runId)).filter((l) => l.kind === 'event')).toHaveLength(3);
     synth.open();
     expect((await first).outcome.kind).toBe('played');
     expect((await second).kind).toBe('played');

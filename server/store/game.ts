@@ -293,6 +293,19 @@ export class GameRepo {
     await this.#appendTranscript(this.#db, playerStoryId, lines);
   }
 
+  /**
+   * Fills in a spoken turn's line: its commit wrote it without the speech timings, in its place; this replaces it
+   * with the same line and its stages. Nothing happens when the line is not there.
+   */
+  async completeTranscriptLine(playerStoryId: string, line: TranscriptLine): Promise<void> {
+    if (!isUuid(playerStoryId) || line.kind !== 'event' || line.event.type !== 'turn') return;
+    await this.#db.query(
+      `UPDATE looptale_private.player_story_transcripts SET line = $3::text::json
+        WHERE player_story_id = $1::uuid AND line->>'kind' = 'event' AND line->'event'->>'input_id' = $2`,
+      [playerStoryId, line.event.input_id, json(line)],
+    );
+  }
+
   async #appendTranscript(q: Queryable, playerStoryId: string, lines: readonly TranscriptLine[]): Promise<void> {
     await q.query(
       `INSERT INTO looptale_private.player_story_transcripts (player_story_id, seq, line)

@@ -95,7 +95,9 @@ describe('catalogues, story modal and launch screen', { timeout: 120_000 }, () =
     await waitForPath(page, '/browse');
     const row = page.getByTestId('continue-row');
     await row.waitFor();
-    await expect(row.getByTestId('progress-caption').textContent()).resolves.toMatch(/^1 run · 1 of \d+ moments reached$/);
+    const caption = row.getByTestId('progress-caption').filter({ hasText: 'moments reached' });
+    await caption.waitFor();
+    await expect(caption.textContent()).resolves.toMatch(/^1 run · 1 of \d+ moments reached$/);
     await row.getByTestId('story-card').first().click();
     await page.getByTestId('story-modal').getByRole('button', { name: 'Launch' }).click();
     await pressStart(page);

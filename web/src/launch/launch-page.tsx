@@ -79,6 +79,8 @@ export function LaunchPage() {
   };
 
   const s = story.data?.story;
+  // The run state read on THIS visit: a cached one (FRESH before the run just started) could offer the wrong buttons.
+  const launchReady = launch.data !== undefined && launch.isFetchedAfterMount;
   const busyAction = checkingMic ?? (start.isPending ? (start.variables.reset ? 'reset' : launch.data?.buttons[0]?.action ?? null) : null);
   return (
     <main id="main" className="launch" data-phase={started ? 'story' : 'intro'} style={s?.text_rgba_color ? { color: s.text_rgba_color } : undefined}>
@@ -113,9 +115,9 @@ export function LaunchPage() {
             </>
           ) : null}
           <LanguageToggle value={language} onChange={chooseLanguage} />
-          {launch.isPending ? <Spinner /> : null}
+          {!launchReady && !launch.isError ? <Spinner /> : null}
           {launch.isError ? <Alert>{launch.error.message}</Alert> : null}
-          {launch.data ? (
+          {launch.data && launchReady ? (
             <div className="launch__buttons" data-testid="launch-buttons" data-state={launch.data.state}>
               {launch.data.buttons.map((b, i) => (
                 <Button key={b.action} variant={i === 0 ? 'primary' : b.action === 'reset' ? 'danger' : 'secondary'} size="lg" busy={busyAction === b.action} disabled={busyAction !== null} onClick={() => act(b.action)}>
