@@ -54,8 +54,12 @@ export function recentlySkipped(log: readonly SkipLogEntry[], momentId: string, 
   return log.some((e) => e.blueprint_moment_id === momentId && now - e.at < AUTO_SKIP_DEDUPE_MS);
 }
 
-/** Adds an entry, keeping at most 100 (the oldest go first). */
+/**
+ * Adds an entry, keeping at most 100 (the oldest go first). Entries 5000 ms old or more are dropped first: they can no
+ * longer make recentlySkipped true (time only moves on), and kept they made the state, so every turn's write, grow
+ * with the runs played until the cache was full (about 8 KB; state format 3).
+ */
 export function rememberSkip(log: readonly SkipLogEntry[], momentId: string, now: number): SkipLogEntry[] {
-  const next = [...log, { blueprint_moment_id: momentId, at: now }];
+  const next = [...log.filter((e) => now - e.at < AUTO_SKIP_DEDUPE_MS), { blueprint_moment_id: momentId, at: now }];
   return next.length > AUTO_SKIP_CACHE_SIZE ? next.slice(next.length - AUTO_SKIP_CACHE_SIZE) : next;
 }

@@ -18,8 +18,8 @@ export const RunHistory = z.object({
 });
 export type RunHistory = z.infer<typeof RunHistory>;
 
-const GameStateV2 = z.object({
-  version: z.literal(2),
+const GameStateV3 = z.object({
+  version: z.literal(3),
   user_id: z.string().min(1),
   story_id: z.string().min(1),
   /** State of the seeded random source (engine/random.ts). */
@@ -46,33 +46,38 @@ const GameStateV2 = z.object({
   permanent_media: z.array(PermanentCharacterMedia),
   /** Input ids already processed in the latest run (a replayed message never counts twice). */
   processed_inputs: z.array(z.string()),
+  /** Auto-skips of the last 5000 ms (format 3; format 2 kept the last 100, however old). */
   skip_log: z.array(z.object({ blueprint_moment_id: z.string(), at: z.number() })),
   /** Last line variant used per key, so a character never repeats its last line to this player. */
   line_memory: z.record(z.string(), z.number().int().min(0)),
 });
 
 /**
- * Version 1 kept every earlier run's row (past_runs), so the state grew with each run; it loads as version 2 with
- * those rows summed up.
+ * Version 1 kept every earlier run's row (past_runs), so the state grew with each run; it loads as version 3 with
+ * those rows summed up. Version 2 kept the last 100 auto-skips however old (the state grew until it was full); it loads
+ * as version 3 as it is (its old entries go at the next skip). A transcript of an older version replays with its
+ * outputs compared, not its digests.
  */
 function upgrade(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null) return raw;
+  const v = (raw as { version?: unknown }).version;
+  if (v === 2) return { ...(raw as Record<string, unknown>), version: 3 };
   const v1 = raw as { version?: unknown; past_runs?: unknown };
   if (v1.version !== 1 || !Array.isArray(v1.past_runs)) return raw;
   const { past_runs: past, ...rest } = v1 as { past_runs: { loop_rank?: unknown; is_successful_run?: unknown }[] } & Record<string, unknown>;
   const ranks = past.map((r) => r.loop_rank).filter((r): r is number => typeof r === 'number');
   return {
-    ...rest, version: 2,
+    ...rest, version: 3,
     history: { runs: past.length, best_rank: ranks.length ? Math.min(...ranks) : null, successful: past.filter((r) => r.is_successful_run === true).length },
   };
 }
 
-export const GameState = z.preprocess(upgrade, GameStateV2);
-export type GameState = z.infer<typeof GameStateV2>;
+export const GameState = z.preprocess(upgrade, GameStateV3);
+export type GameState = z.infer<typeof GameStateV3>;
 
 export function initialState(userId: string, storyId: string, seed: number): GameState {
   return {
-    version: 2,
+    version: 3,
     user_id: userId,
     story_id: storyId,
     rng: seed >>> 0,
