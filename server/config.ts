@@ -99,8 +99,14 @@ export const ConfigSchema = z.object({
   /** HTTP requests per minute per client address. */
   HTTP_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   HTTP_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
-  /** Trust X-Forwarded-For from a reverse proxy (only behind one: otherwise clients could spoof their address). */
+  /**
+   * Take client addresses from X-Forwarded-For set by the reverse proxies in front (only behind them: otherwise clients
+   * could spoof their address). The last TRUST_PROXY_HOPS entries are the proxies' own: what a client wrote before them
+   * is never taken as its address.
+   */
   TRUST_PROXY: bool.default(false),
+  /** Proxies between clients and the server (a load balancer: 1; a CDN in front of it: 2). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   /** Multiplies the per-address and per-email auth rate limits (load tests from one machine raise it). */
   AUTH_RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(100000).default(1),
 }).superRefine((c, ctx) => {

@@ -30,7 +30,9 @@ async function recogniser(language: PlayLanguage): Promise<{ listener: Listener;
   }
   const ok = await isPocketsphinxAvailable(c.POCKETSPHINX_MODEL_DIR);
   if (!ok.ok) throw new CliError(`Offline English recognition needs pocketsphinx: sudo apt-get install pocketsphinx pocketsphinx-en-us (missing: ${ok.missing.join(', ')})`);
-  const u = new SpeechUnderstanding({ modelDir: c.POCKETSPHINX_MODEL_DIR, concurrency: 4 });
+  // No deadline worth the name: a lint is not played live, and a decode cut short on a busy machine would be
+  // reported as a sentence not recognised.
+  const u = new SpeechUnderstanding({ modelDir: c.POCKETSPHINX_MODEL_DIR, concurrency: 4, timeoutMs: 120_000 });
   return { listener: understandingListener(u), close: () => u.close() };
 }
 

@@ -57,7 +57,9 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     loggerInstance: log.child({ component: 'http' }) as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.HTTP_BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    // The peer and the TRUST_PROXY_HOPS - 1 entries before it are proxies; the entry before those is the client. Not
+    // `true`, which takes the left-most X-Forwarded-For entry: the client's own claim. (Fastify refuses a bare hop count.)
+    trustProxy: config.TRUST_PROXY ? (_addr: string, i: number) => i < config.TRUST_PROXY_HOPS : false,
   });
   const limiter = new RateLimiter(config.HTTP_RATE_LIMIT, 60_000);
   app.decorateRequest('user', null);

@@ -297,7 +297,9 @@ export function createBenchUnderstander(): Promise<{
   close(): Promise<void>;
 }> {
   const opts = JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions;
-  const u = new SpeechUnderstanding(opts);
+  // A generous deadline by default: the bench measures what is understood, and its latency apart (a decode cut short
+  // on a busy machine would count as not caught).
+  const u = new SpeechUnderstanding({ timeoutMs: 120_000, ...opts });
   return Promise.resolve({
     name: 'pocketsphinx per request, the stage\'s language model, brain gate, phone-loop verification of the key words',
     async understand(story, state, wav) {

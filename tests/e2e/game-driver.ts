@@ -1,0 +1,105 @@
+// Drives the game screen the way a player does: taps Start / Start next moment, dismisses award and forging overlays
+// by tapping them, waits for the game to stop thinking, then types (or speaks) the next line. Shared by the game's
+// browser tests, the screenshots and the web bench.
+import type { Page } from 'playwright-core';
+
+export const LANTERN = '8b800bd3-b107-4b49-81d1-b7a4b8dcbc5a';
+export const CLOCKWORK = '31c3890e-98cb-4af6-a644-1b6025b829e7';
+
+export type Screen = 'start' | 'in_game' | 'end_of_moment' | 'game_won' | 'game_lost';
+
+export async function subScreen(page: Page): Promise<Screen | null> {
+  return (await page.locator('[data-testid="game-screen"]').getAttribute('data-sub-screen', { timeout: 30_000 })) as Screen | null;
+}
+
+/**
+ * Opens a new run's game screen; returns the run id. `launch` (default) goes the player's way: the launch screen's
+ * START, then its first button (needs the microphone: start the harness with fakeMicrophoneArgs()); `api` creates the
+ * run with the page's session and opens /game/{id} (screenshots, which run without a microphone).
+ */
+export async function openGame(page: Page, url: string, storyId: string, opts: { via?: 'launch' | 'api'; language?: 'english' | 'french' } = {}): Promise<string> {
+  if (opts.via === 'api') {
+    await page.goto(`${url}/browse`);
+    const token = await page.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
+      return key ? (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token ?? '' : '';
+    });
+    const res = await fetch(`${url}/api/player-stories`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ blueprint_story_id: storyId, language: opts.language ?? 'english' }),
+    });
+    if (!res.ok) throw new Error(`creating the run answered ${res.status}: ${await res.text()}`);
+    const run = (await res.json()) as { id: string };
+    await page.goto(`${url}/game/${run.id}`);
+  } else {
+    await page.goto(`${url}/launch/${storyId}`);
+    const start = page.locator('.launch__start');
+    if (await start.waitFor({ timeout: 15_000 }).then(() => true, () => false)) await start.click();
+    if (opts.language) await page.locator(`[data-testid="language-${opts.language}"]`).click();
+    await page.locator('[data-testid="launch-buttons"] button').first().click({ timeout: 30_000 });
+    await page.waitForURL(/\/game\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  }
+  await page.locator('[data-testid="game-screen"]').waitFor({ timeout: 30_000 });
+  return page.url().split('/').pop() ?? '';
+}
+
+/**
+ * Brings the game to where the player can speak (in_game, not thinking, no overlay), pressing Start / Start next
+ * moment and tapping overlays away on the way. Returns the sub-screen it stopped on (in_game, or the end).
+ */
+export async function settle(page: Page, opts: { pressStart?: boolean; timeoutMs?: number } = {}): Promise<Screen> {
+  const until = Date.now() + (opts.timeoutMs ?? 60_000);
+  for (;;) {
+    if (Date.now() > until) throw new Error(`the game did not settle (sub-screen ${await subScreen(page)})`);
+    const screen = await subScreen(page);
+    if (screen === 'game_won' || screen === 'game_lost') return screen;
+    if (screen === 'start' || screen === 'end_of_moment') {
+      if (opts.pressStart === false) return screen;
+      const button = page.locator(screen === 'start' ? '.start-screen__start' : '.end-screen button');
+      if (await button.isEnabled().catch(() => false)) await button.click({ timeout: 5000 }).catch(() => undefined);
+      await page.waitForTimeout(100);
+      continue;
+    }
+    if (screen === 'in_game') {
+      for (const overlay of ['award-overlay', 'forging-overlay']) {
+        const o = page.locator(`[data-testid="${overlay}"]`);
+        if (await o.isVisible().catch(() => false)) await o.click({ timeout: 2000 }).catch(() => undefined);
+      }
+      const state = await page.locator('[data-testid="record-button"]').getAttribute('data-state', { timeout: 1000 }).catch(() => null);
+      const overlays = await page.locator('[data-testid="award-overlay"], [data-testid="forging-overlay"]').count();
+      if (state === 'IDLE' && overlays === 0) return screen;
+      if (state === 'GAME_SPEAKING' && overlays === 0 && (await page.locator('[data-testid="record-button"]').isEnabled({ timeout: 1000 }).catch(() => false))) return screen;
+      if (process.env.GAME_E2E_DEBUG) process.stderr.write(`[game] waiting: ${state} overlays ${overlays}\n`);
+    }
+    await page.waitForTimeout(100);
+  }
+}
+
+/** Types a line and waits for the answer (the game thinking, then not). */
+export async function typeLine(page: Page, text: string): Promise<void> {
+  await page.locator('[data-testid="typed-input"]').fill(text);
+  await page.locator('.control-bar__form button[type="submit"]').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="record-button"]')?.getAttribute('data-state') !== 'PROCESSING'
+    || document.querySelector('[data-testid="game-screen"]')?.getAttribute('data-sub-screen') !== 'in_game', undefined, { timeout: 30_000 });
+}
+
+/** Plays typed lines: settle, type, repeat; then settles once more (to the next moment or the end). */
+export async function playTyped(page: Page, lines: readonly string[]): Promise<Screen> {
+  for (const line of lines) {
+    const t0 = Date.now();
+    const s = await settle(page);
+    if (process.env.GAME_E2E_DEBUG) process.stderr.write(`[game] settled on ${s} in ${Date.now() - t0} ms before "${line}"\n`);
+    if (s !== 'in_game') throw new Error(`the run ended before "${line}" (${s})`);
+    const t1 = Date.now();
+    await typeLine(page, line);
+    if (process.env.GAME_E2E_DEBUG) process.stderr.write(`[game] answered in ${Date.now() - t1} ms\n`);
+  }
+  return settle(page);
+}
+
+/** The lines of the Lantern Keeper's winning plan (fixtures/stories/lantern-keeper/win.en.testplan). */
+export const LANTERN_WIN = [
+  'When does the light go dark?', 'Is anything missing?', 'What did you find on the stairs?', 'Yes, come with us!',
+  "The ferryman's cottage", 'Nell, take the rope, and we all push on three!', "It's Wren, she covers the lamp to protect the seals",
+  'Yes, thank you', 'Give the storm lantern to Nell', "We'll shade the side facing the rocks, so the seals can sleep",
+] as const;

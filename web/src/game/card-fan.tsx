@@ -1,0 +1,95 @@
+// A fan of cards (game spec §9): the player's characters and items at the bottom, opponents flipped at the top. Cards
+// overlap; on hover the fan opens so neighbours overlap by at most 40 px or 15% of a card's width (the smaller), and
+// below 800 px of container width the whole fan scales down (never under 0.25). Each card tilts (TiltCard).
+import { type CSSProperties, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
+import { TiltCard } from '../ui/tilt-card.js';
+import './card-fan.css';
+
+export const CARD_WIDTH = 132;
+export const FAN_FULL_WIDTH = 800;
+export const FAN_MIN_SCALE = 0.25;
+/** Closed fan: cards overlap by 45% of their width; open (hover): at most 40 px or 15%. */
+export const CLOSED_OVERLAP = 0.45;
+export const OPEN_OVERLAP_PX = Math.min(40, 0.15 * CARD_WIDTH);
+const FAN_DEG = 5;
+
+export type FanCard = {
+  id: string;
+  kind: 'character' | 'item' | 'opponent';
+  title: string;
+  image?: string | null;
+  stats: readonly { label: string; value: string }[];
+  lines?: readonly string[];
+  burning?: boolean;
+  highlighted?: boolean;
+  cardType?: string;
+};
+
+export function fanScale(containerWidth: number): number {
+  if (containerWidth >= FAN_FULL_WIDTH || containerWidth <= 0) return 1;
+  return Math.max(FAN_MIN_SCALE, containerWidth / FAN_FULL_WIDTH);
+}
+
+export function CardFan({ cards, flipped = false, label, empty }: { cards: readonly FanCard[]; flipped?: boolean; label: string; empty?: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [scale, setScale] = useState(1);
+  useLayoutEffect(() => {
+    // The fan scales with the game screen's width (both fans of the hand alike), not with its own slot.
+    const el = ref.current?.closest('.in-game') ?? ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(([e]) => { if (e) setScale(fanScale(e.contentRect.width)); });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const n = cards.length;
+  return (
+    <div
+      ref={ref}
+      className={`card-fan${flipped ? ' card-fan--flipped' : ''}`}
+      role="list"
+      aria-label={label}
+      style={{ '--fan-scale': scale, '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-CLOSED_OVERLAP * CARD_WIDTH}px`, '--overlap-open': `${-OPEN_OVERLAP_PX}px` } as CSSProperties}
+    >
+      <div className="card-fan__row">
+        {n === 0 && empty ? <p className="card-fan__empty">{empty}</p> : null}
+        {cards.map((c, i) => {
+          const offset = i - (n - 1) / 2;
+          const rot = (flipped ? -1 : 1) * offset * FAN_DEG;
+          return (
+            <div
+              key={c.id}
+              role="listitem"
+              className="card-fan__slot"
+              style={{ '--rot': `${rot}deg`, '--lift': `${Math.abs(offset) * 6}px`, zIndex: i + 1 } as CSSProperties}
+            >
+              <TiltCard
+                className={`game-card game-card--${c.kind}${c.burning ? ' is-burning' : ''}${c.highlighted ? ' is-highlighted' : ''}`}
+                data-testid={`card-${c.kind}`}
+                data-card-id={c.id}
+                data-burning={c.burning ? 'true' : undefined}
+                data-card-type={c.cardType}
+                tabIndex={0}
+                aria-label={`${c.title}: ${c.stats.map((s) => `${s.label} ${s.value}`).join(', ')}`}
+              >
+                <div className="game-card__art">
+                  {c.image ? <img src={c.image} alt="" loading="lazy" /> : <span className="game-card__initial" aria-hidden="true">{c.title.charAt(0)}</span>}
+                </div>
+                <div className="game-card__body">
+                  <p className="game-card__title">{c.title}</p>
+                  {c.lines?.length ? <p className="game-card__lines">{c.lines.join(' · ')}</p> : null}
+                  <div className="game-card__stats">
+                    {c.stats.map((s) => (
+                      <span key={s.label} className="game-card__stat" data-stat={s.label}>
+                        <b>{s.value}</b> {s.label}
+                      </span>
+                    ))}
+                  </div>
+                </div>
+              </TiltCard>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

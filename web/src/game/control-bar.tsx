@@ -1,0 +1,50 @@
+// The control bar: the record button of the voice loop (REC / STOP / SKIP, none while the game thinks), the typed
+// input that is always there (sent as `transcription`), and the menu button.
+import { type FormEvent, useState } from 'react';
+import type { PlayModel } from '../../../engine/client/game-screen/model.js';
+import { voiceButton } from '../../../engine/client/voice-loop.js';
+import type { GameSession } from './game-session.js';
+import { GAME_TEXT } from './game-text.js';
+import { useMicError } from './use-voice.js';
+
+export function ControlBar({ session, m, onMenu }: { session: GameSession; m: PlayModel; onMenu: () => void }) {
+  const [text, setText] = useState('');
+  const button = voiceButton(m.voice);
+  const micError = useMicError(session);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!text.trim() || m.voice.processing) return;
+    session.say(text);
+    setText('');
+  };
+  return (
+    <div className="control-bar">
+      <button
+        type="button"
+        className={`record-button record-button--${button.state.toLowerCase()}`}
+        data-testid="record-button"
+        data-state={button.state}
+        disabled={!button.enabled}
+        onClick={() => session.voiceClick()}
+        aria-label={button.label ?? GAME_TEXT.thinking}
+      >
+        {button.label ? <span>{button.label}</span> : <span className="record-button__dots" aria-hidden="true"><i /><i /><i /></span>}
+      </button>
+      <form className="control-bar__form" onSubmit={submit}>
+        <label className="visually-hidden" htmlFor="game-typed">{GAME_TEXT.typeLabel}</label>
+        <input
+          id="game-typed"
+          className="control-bar__input"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder={GAME_TEXT.typePlaceholder}
+          autoComplete="off"
+          data-testid="typed-input"
+        />
+        <button type="submit" className="game-button game-button--primary" disabled={!text.trim() || m.voice.processing}>{GAME_TEXT.send}</button>
+      </form>
+      <button type="button" className="game-button control-bar__menu" onClick={onMenu} aria-haspopup="dialog">{GAME_TEXT.menu}</button>
+      {micError ? <p className="control-bar__error" role="alert" data-testid="mic-error">{micError}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+// One run being played in the browser: the shared GameController (engine/client/game-screen) over the app's realtime
+// link, with the browser's halves of its effects: dialogue audio (audio-out.ts), sounds (sounds.ts), the microphone
+// (recorder.ts) and the native wrapper (native-game.ts). React only draws `model` and calls the methods below; no
+// game rule lives here: timings, queues, the voice loop and the connection are the controller's and the link's.
+import { GameController } from '../../../engine/client/game-screen/controller.js';
+import type { PlayEffect, PlayModel } from '../../../engine/client/game-screen/model.js';
+import type { Link } from '../../../engine/client/api/link.js';
+import type { PlayLanguage } from '../../../engine/schema/enums.js';
+import type { PlayerStory } from '../../../engine/schema/player.js';
+import { api, browserClock, newId } from '../api/client.js';
+import { openGameLink } from '../api/realtime.js';
+import { AudioOut } from './audio-out.js';
+import { Sounds } from './sounds.js';
+
+export type SessionListener = () => void;
+
+export class GameSession {
+  readonly ctrl: GameController;
+  readonly link: Link;
+  readonly audio: AudioOut;
+  readonly sounds: Sounds;
+  /** A failure the screen shows besides the model's own error (a view read, ending the run). */
+  #notice: string | null = null;
+  #listeners = new Set<SessionListener>();
+  #audioSeq = 0;
+  #micError: string | null = null;
+  #backgroundOn = false;
+  #disposed = false;
+  /** Effects for the recorder (set by the voice layer once it exists). */
+  onVoiceEffect: ((e: PlayEffect) => void) | null = null;
+
+  constructor(readonly run: PlayerStory, storyName: string, language: PlayLanguage) {
+    this.sounds = new Sounds();
+    this.audio = new AudioOut((id) => this.ctrl.dispatch({ type: 'audio_ended', id }));
+    this.link = openGameLink();
+    this.ctrl = new GameController(api, this.link, run, storyName, {
+      language, time: { mode: 'live', clock: browserClock }, newId,
+      onEffect: (e) => this.#effect(e),
+      onError: (err) => this.#fail(err),
+    });
+    this.link.onAudio = (chunk) => {
+      const id = `a${++this.#audioSeq}`;
+      this.audio.keep(id, chunk.audio);
+      this.ctrl.audioReceived(chunk, id);
+    };
+    this.link.onStatus = (status) => this.ctrl.dispatch({ type: 'connection', status });
+    this.ctrl.subscribe(() => this.#emit());
+    void this.ctrl.refreshView().catch((err: unknown) => this.#fail(err));
+  }
+
+  get model(): PlayModel {
+    return this.ctrl.model;
+  }
+
+  get notice(): string | null {
+    return this.#notice;
+  }
+
+  subscribe = (listener: SessionListener): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  #emit(): void {
+    for (const l of this.#listeners) l();
+  }
+
+  #fail(err: unknown): void {
+    this.#notice = err instanceof Error ? err.message : String(err);
+    this.#emit();
+  }
+
+  /** 'Need to accept microphone access' / 'Audio recording is not supported in this browser.', until the next try. */
+  get micError(): string | null {
+    return this.#micError;
+  }
+
+  setMicError(text: string | null): void {
+    this.#micError = text;
+    this.#emit();
+  }
+
+  /** The record button: REC starts recording, STOP stops it, SKIP skips the reply (the voice loop decides). */
+  voiceClick(): void {
+    this.audio.unlock();
+    this.#micError = null;
+    this.ctrl.dispatch({ type: 'voice_click' });
+  }
+
+  clearNotice(): void {
+    this.#notice = null;
+    this.#emit();
+  }
+
+  #effect(e: PlayEffect): void {
+    switch (e.type) {
+      case 'play_audio': this.audio.play(e.audio.id); return;
+      case 'stop_audio': this.audio.stop(); return;
+      case 'discard_audio': this.audio.discard(e.ids); return;
+      case 'play_sound': this.sounds.play(e.sound, e.loop); return;
+      case 'stop_sound': this.sounds.stop(e.sound); return;
+      case 'start_recording':
+      case 'stop_recording':
+      case 'notify_native':
+        this.onVoiceEffect?.(e);
+        return;
+      case 'start_timer':
+      case 'cancel_timer':
+      case 'fetch_moment':
+        return; // run by the controller
+    }
+  }
+
+  /** Start / Start next moment: a moment start (audio is unlocked in this tap, which Safari requires). */
+  start(): void {
+    this.audio.unlock();
+    this.sounds.unlock();
+    this.sounds.play('start', false);
+    if (!this.#backgroundOn) {
+      this.#backgroundOn = true;
+      this.sounds.play('background', true);
+    }
+    void this.ctrl.start().catch((err: unknown) => this.#fail(err));
+  }
+
+  /** Typed input: always available, sent as `transcription`. */
+  say(text: string): void {
+    const t = text.trim();
+    if (!t) return;
+    this.audio.unlock();
+    void this.ctrl.say(t).catch((err: unknown) => this.#fail(err));
+  }
+
+  async endRun(): Promise<void> {
+    await this.ctrl.endRun();
+  }
+
+  /** Closing the game: every sound stops and the state is dropped. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.audio.close();
+    this.sounds.close();
+    this.ctrl.dispose();
+    void this.link.close();
+    this.#listeners.clear();
+  }
+}

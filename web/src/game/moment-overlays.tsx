@@ -1,0 +1,62 @@
+// The overlays of a moment: notifications (their durations and the upgrade banner come from the shared queue), the
+// award display (5000 ms each) and the equipment forging (character card 3000 ms, then item card 5000 ms).
+import type { PlayModel } from '../../../engine/client/game-screen/model.js';
+import { displayNotification } from '../../../engine/client/notification-queue.js';
+import { GAME_TEXT } from './game-text.js';
+
+export function NotificationBanner({ m, onDismiss }: { m: PlayModel; onDismiss: () => void }) {
+  const cur = m.notifications.current;
+  const banner = m.notifications.banner;
+  if (!cur && !banner) return null;
+  const shown = cur ? displayNotification(cur.notification) : null;
+  const up = banner ? displayNotification(banner) : null;
+  return (
+    <div className="notifications" aria-live="polite">
+      {up ? <p className="notification notification--banner" data-testid="upgrade-banner">{up.text}</p> : null}
+      {shown && cur ? (
+        <button
+          type="button"
+          className={`notification notification--${cur.notification.kind}${cur.phase === 'exiting' ? ' is-exiting' : ''}`}
+          data-testid="notification"
+          data-kind={cur.notification.kind}
+          onClick={onDismiss}
+        >
+          <span className="notification__text">{shown.text}</span>
+          {shown.badge ? <span className="notification__badge">{shown.badge}</span> : null}
+          {shown.details.map((d) => <span key={d} className="notification__detail">{d}</span>)}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function AwardOverlay({ m, onDismiss }: { m: PlayModel; onDismiss: () => void }) {
+  const a = m.awardShown.current;
+  if (!a) return null;
+  return (
+    <div className="game-overlay game-overlay--award" data-testid="award-overlay" onClick={onDismiss} role="presentation">
+      <div className="award-card" role="status">
+        <p className="award-card__eyebrow">{GAME_TEXT.award}</p>
+        <p className="award-card__text">{a.text}</p>
+      </div>
+    </div>
+  );
+}
+
+export function ForgingOverlay({ m, onClose }: { m: PlayModel; onClose: () => void }) {
+  const f = m.forging;
+  if (f.phase === 'hidden') return null;
+  const character = m.team.find((c) => c.id === f.characterId);
+  const item = m.items.find((i) => i.available_item_id === f.itemId)
+    ?? m.team.flatMap((c) => c.items).map((name) => ({ available_item_name: name }))[0];
+  const isCharacter = f.phase === 'character';
+  return (
+    <div className="game-overlay game-overlay--forging" data-testid="forging-overlay" data-phase={f.phase} onClick={onClose} role="presentation">
+      <div className={`forging-card forging-card--${f.phase}`} role="status" key={f.phase}>
+        <p className="award-card__eyebrow">{GAME_TEXT.forging}</p>
+        {f.imageUrl && !isCharacter ? <img className="forging-card__image" src={f.imageUrl} alt="" /> : null}
+        <p className="award-card__text">{isCharacter ? character?.name ?? '' : item?.available_item_name ?? ''}</p>
+      </div>
+    </div>
+  );
+}
