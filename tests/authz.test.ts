@@ -39,8 +39,9 @@ type Body = unknown;
 type Res = { status: number; body: Body };
 
 type Case = {
-  /** 'owned': the path names A's rows: B gets 404. 'self': the route works on the caller's own data: B gets 2xx about B. */
-  kind: 'owned' | 'self';
+  /** 'owned': the path names A's rows: B gets 404. 'self': the route works on the caller's own data: B gets 2xx about B.
+   * 'admin': only admins (A is one here, B is not, nor an author of the story named) get 2xx: B gets 403. */
+  kind: 'owned' | 'self' | 'admin';
   /** Path parameters (A's row ids for 'owned'). */
   params?: (f: Fixture) => Record<string, string>;
   body?: (f: Fixture) => unknown;
@@ -91,6 +92,22 @@ const CASES: Record<string, Case> = {
     kind: 'self', status: 200,
     aboutB: ({ body }) => expect(body).toEqual([]),
   },
+  'GET /api/me': {
+    kind: 'self', status: 200,
+    aboutB: ({ body }, f) => expect(body).toMatchObject({ id: f.b.id, is_admin: false }),
+  },
+  'GET /api/me/progress': {
+    kind: 'self', status: 200,
+    // B never played lantern-keeper (A won it): no row of it.
+    aboutB: ({ body }) => expect((body as { blueprint_story_id: string }[]).filter((r) => r.blueprint_story_id === LANTERN)).toEqual([]),
+  },
+  'POST /api/feedback': {
+    kind: 'self', body: () => ({ kind: 'idea', message: 'authz matrix feedback', page: '/browse' }), status: 201, order: 4,
+    aboutB: ({ body }, f) => expect(body).toMatchObject({ user_id: f.b.id, kind: 'idea' }),
+  },
+  'GET /api/admin/feedback': { kind: 'admin', status: 200 },
+  // Clockwork Siege: neither A nor B is one of its authors; A sees its graph as an admin.
+  'GET /api/admin/stories/:id/graph': { kind: 'admin', params: storyParam(CLOCKWORK), status: 200 },
   // Story media is shared authoring material, not a user's rows: the story's authors write it (A and B are both authors
   // of lantern-keeper here; tests/defect-01-media-write-authz.test.ts refuses everyone else).
   'POST /storage/v1/object/:bucket/:storyId/:file': {
@@ -152,6 +169,7 @@ beforeAll(async () => {
   const b = await signUp('authz-b');
   await srv.services.authors.addAuthor(LANTERN, a.id);
   await srv.services.authors.addAuthor(LANTERN, b.id);
+  await srv.services.authors.grantAdmin(a.id);
 
   // A wins lantern-keeper with rank S over the socket, which earns a golden ticket.
   const won = await a.api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: LANTERN, language: 'english' });
@@ -237,6 +255,20 @@ describe('authorization matrix', () => {
     expect(await a.request<PlayerStory>('GET', `/api/player-stories/${f.run}`)).toMatchObject({ loop_status: 'loopStatusOnGoing' });
     expect((await a.request<TicketWithStory[]>('GET', '/api/tickets')).find((t) => t.id === f.ticket)).toMatchObject({ is_redeemed: false });
     expect(await a.request<unknown[]>('GET', '/api/permanent-characters')).toEqual([]);
+  });
+
+  it("answers B (no admin) 403 on the admin routes, with A's data nowhere in the answer", async () => {
+    let checked = 0;
+    for (const r of userRoutes()) {
+      const c = CASES[keyOf(r)];
+      if (c?.kind !== 'admin') continue;
+      checked += 1;
+      const res = await call(r, c, f.b.token);
+      expect(res.status, `${keyOf(r)} as B`).toBe(403);
+      expect(res.body).toMatchObject({ error: { code: 'admin/required' } });
+      expect(JSON.stringify(res.body)).not.toContain(f.a.id);
+    }
+    expect(checked).toBe(2);
   });
 
   it("answers B about B's own data on the other 'user' routes", async () => {

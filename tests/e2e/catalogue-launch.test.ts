@@ -36,6 +36,8 @@ describe('catalogues, story modal and launch screen', { timeout: 120_000 }, () =
     await page.goto(`${h.url}/browse`);
     const carousel = page.getByTestId('hero-carousel');
     await carousel.waitFor();
+    // The carousel is drawn at once and fills in when the catalogue has loaded: wait for its images, then count them.
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="hero-carousel"]')?.getAttribute('data-count')) > 0, undefined, { timeout: 20_000 });
     expect(Number(await carousel.getAttribute('data-count'))).toBeGreaterThan(1);
     // It moves on by itself (every 3000 ms; no timing asserted, only that it turns).
     await page.waitForFunction(() => document.querySelector('[data-testid="hero-carousel"]')?.getAttribute('data-index') !== '0', undefined, { timeout: 20_000 });
