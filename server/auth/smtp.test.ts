@@ -11,8 +11,8 @@ afterAll(async () => {
 });
 
 describe('smtp', () => {
-  it('formats a MIME message with base64 parts and an encoded non-ASCII subject', () => {
-    const m = formatMessage({ from: 'Looptale <a@looptale.test>', to: 'b@example.com', subject: 'Héllo\r\nBcc: x@evil', text: 'hi', html: '<p>hi</p>' });
+  it('formats a MIME message with base64 parts and an encoded non-ASCII subject', async () => {
+    const m = await formatMessage({ from: 'Looptale <a@looptale.test>', to: 'b@example.com', subject: 'Héllo\r\nBcc: x@evil', text: 'hi', html: '<p>hi</p>' });
     expect(m).toContain('Subject: =?UTF-8?B?');
     expect(m).not.toContain('\r\nBcc:');
     expect(m).toContain('Content-Type: multipart/alternative');
@@ -28,6 +28,24 @@ describe('smtp', () => {
     const m = await next;
     expect(m).toMatchObject({ from: 'a@looptale.test', to: ['b@example.com'], auth: 'user@x:s3cret:pw' });
     expect(plainText(m.data)).toBe(text);
+  });
+
+  it('delivers an HTML + text message whose headers arrive intact at a real SMTP listener', async () => {
+    const next = smtp.next();
+    await sendMail(smtp.url(), { from: 'Looptale <auth@looptale.test>', to: 'Zoé <zoe@example.com>', subject: 'Réinitialiser\r\nBcc: x@evil', text: 'Bonjour Zoé', html: '<p>Bonjour Zoé</p>' }, { timeoutMs: 5000, clientName: 'looptale.test' });
+    const m = await next;
+    expect(m).toMatchObject({ from: 'auth@looptale.test', to: ['zoe@example.com'], auth: null });
+    const head = m.data.slice(0, m.data.indexOf('\r\n\r\n'));
+    expect(head).toMatch(/^From: Looptale <auth@looptale\.test>$/m);
+    expect(head).toMatch(/^To: =\?UTF-8\?B\?[A-Za-z0-9+/=]+\?= <zoe@example\.com>$/m);
+    expect(head).toMatch(/^Subject: =\?UTF-8\?B\?/m);
+    expect(head).toMatch(/^Message-ID: <[^@\s]+@looptale\.test>$/m);
+    expect(head).toMatch(/^Date: \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \+0000$/m);
+    expect(head).toMatch(/^MIME-Version: 1\.0$/m);
+    expect(head).toMatch(/^Content-Type: multipart\/alternative;\s+boundary=/m);
+    expect(head).not.toMatch(/^Bcc:/m);
+    expect(m.data).toMatch(/^Content-Type: text\/html; charset=utf-8$/m);
+    expect(plainText(m.data)).toBe('Bonjour Zoé');
   });
 
   it('fails clearly when the server is unreachable', async () => {

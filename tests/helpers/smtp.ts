@@ -14,10 +14,21 @@ export type FakeSmtp = {
   close(): Promise<void>;
 };
 
-/** The decoded text/plain part of a message received by the fake server. */
+/** The header block and body of each MIME part (and of the message itself) in `data`, boundaries dropped. */
+function mimeParts(data: string): { headers: string; body: string }[] {
+  return data.split(/\r\n--[^\r\n]+(?:\r\n|$)/).map((chunk) => {
+    const i = chunk.indexOf('\r\n\r\n');
+    return i < 0 ? { headers: chunk, body: '' } : { headers: chunk.slice(0, i), body: chunk.slice(i + 4) };
+  });
+}
+
+/** The decoded text/plain part of a message received by the fake server (headers in any order, base64 or 7bit). */
 export function plainText(data: string): string {
-  const m = /Content-Type: text\/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n([A-Za-z0-9+/=\r\n]+?)\r\n(?:--|$)/.exec(data);
-  return m ? Buffer.from((m[1] ?? '').replace(/\r\n/g, ''), 'base64').toString('utf8') : '';
+  const part = mimeParts(data).find((p) => /^Content-Type: text\/plain; charset=utf-8$/im.test(p.headers));
+  if (!part) return '';
+  const body = part.body.replace(/\r\n$/, '');
+  if (/^Content-Transfer-Encoding: base64$/im.test(part.headers)) return Buffer.from(body.replace(/\r\n/g, ''), 'base64').toString('utf8');
+  return body.replace(/\r\n/g, '\n');
 }
 
 export async function startFakeSmtp(): Promise<FakeSmtp> {
