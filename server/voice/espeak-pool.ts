@@ -6,15 +6,24 @@ import type { SpeakRequest, Synthesizer } from './synthesizer.js';
 
 export class EspeakPool implements Synthesizer {
   readonly name = 'espeak';
-  readonly ready: Promise<void>;
   readonly #members: { synth: EspeakSynthesizer; lines: number }[];
 
   constructor(members: readonly EspeakSynthesizer[]) {
     if (members.length === 0) throw new Error('an eSpeak pool needs at least one worker');
     this.#members = members.map((synth) => ({ synth, lines: 0 }));
-    this.ready = Promise.all(members.map((m) => m.ready)).then(() => undefined);
+  }
+
+  /** Resolves once every worker is loaded and warm; reading it starts the lazy ones (speak() starts only those it uses). */
+  get ready(): Promise<void> {
+    const ready = Promise.all(this.#members.map((m) => m.synth.ready)).then(() => undefined);
     // Each member logs its own start-up failure; closing before ready is not an error of the pool.
-    this.ready.catch(() => undefined);
+    ready.catch(() => undefined);
+    return ready;
+  }
+
+  /** Workers started so far: lazy members start on their first line, so an idle server has none. */
+  get started(): number {
+    return this.#members.filter((m) => m.synth.started).length;
   }
 
   get size(): number {

@@ -25,6 +25,11 @@ export type EspeakOptions = {
   sentenceTimeoutMs?: number;
   /** The worker's entry script (tests wrap it to make it crash). */
   workerUrl?: URL;
+  /**
+   * true: the worker thread (eSpeak WASM and the MP3 encoder, about 60-100 MB) starts on the first speak() or the first
+   * read of `ready`, not at construction. The server starts this way so an idle server holds no speech engine.
+   */
+  lazy?: boolean;
 };
 
 export type SentenceTiming = { synthMs: number; encodeMs: number; seconds: number; bytes: number };
@@ -47,8 +52,7 @@ type Line = { waiting: Job[]; started?: boolean };
 export class EspeakSynthesizer implements Synthesizer {
   readonly name = 'espeak';
   readonly sampleRate = ESPEAK_RATE;
-  /** Resolves once the engine is loaded and warm (about half a second after construction). */
-  readonly ready: Promise<void>;
+  #ready: Promise<void> | null = null;
   /** Timings of the most recent sentences (for logs and benchmarks), newest last, at most 50. */
   readonly timings: SentenceTiming[] = [];
   readonly #kbps: number;
@@ -76,13 +80,22 @@ export class EspeakSynthesizer implements Synthesizer {
     this.#workerUrl = opts.workerUrl ?? new URL('./espeak-worker.js', import.meta.url);
     if (opts.thread === false) {
       this.#inline = EspeakEngine.create();
-      this.ready = this.#inline.then(async () => warmUpMp3(ESPEAK_RATE));
-      this.ready.catch((err: unknown) => this.#log?.error({ err }, 'espeak failed to start'));
-    } else {
-      this.ready = this.#startWorker();
-      // A failed start is logged by the worker's handlers; speak() then tries again.
-      this.ready.catch(() => undefined);
-    }
+      this.#ready = this.#inline.then(async () => warmUpMp3(ESPEAK_RATE));
+      this.#ready.catch((err: unknown) => this.#log?.error({ err }, 'espeak failed to start'));
+    } else if (!opts.lazy) void this.ready;
+  }
+
+  /**
+   * Resolves once the engine is loaded and warm (about half a second after the worker starts). Reading it starts the
+   * worker when it has not started yet (lazy).
+   */
+  get ready(): Promise<void> {
+    return this.#ready ?? (this.#closed ? Promise.resolve() : this.#startWorker());
+  }
+
+  /** True once the engine has been started (a lazy synthesizer has none until it is first needed). */
+  get started(): boolean {
+    return this.#ready !== null;
   }
 
   get stats(): EspeakStats {
@@ -95,7 +108,7 @@ export class EspeakSynthesizer implements Synthesizer {
     const worker = new Worker(this.#workerUrl, { execArgv: [] });
     this.#worker = worker;
     this.#up = false;
-    return new Promise<void>((resolve, reject) => {
+    const started = new Promise<void>((resolve, reject) => {
       let up = false;
       worker.on('message', (m: unknown) => {
         if (worker !== this.#worker) return;
@@ -114,6 +127,10 @@ export class EspeakSynthesizer implements Synthesizer {
         this.#exited(worker, code, up);
       });
     });
+    // `ready` is the first start's promise. A failed start is logged by the worker's handlers; speak() then tries again.
+    started.catch(() => undefined);
+    this.#ready ??= started;
+    return started;
   }
 
   /** The worker ended: fail what it held; restart it unless closing (or unless it never started: speak() retries). */

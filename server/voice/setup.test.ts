@@ -1,13 +1,16 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseVoiceConfig } from './config.js';
 import { isPocketsphinxAvailable } from './pocketsphinx.js';
+import { EspeakPool } from './espeak-pool.js';
 import { createVoice, FRENCH_NEEDS_HTTP, routingTranscriber } from './setup.js';
 import { NoTranscriber, type Transcriber } from './transcriber.js';
 import { encodeWav } from './wav.js';
 
 const log = pino({ level: 'silent' });
 const sphinx = await isPocketsphinxAvailable();
+const CLIP = new URL('../../fixtures/audio/lantern-keeper/en/dead-end.en.l3.m3-175-50.wav', import.meta.url);
 const silence = { bytes: encodeWav(new Int16Array(1600), 16000), format: 'wav' as const };
 
 describe('voice configuration', () => {
@@ -57,6 +60,34 @@ describe('createVoice', () => {
     }
   });
 
+  // #14 (memory): an idle server holds no speech engine. Each eSpeak worker (WASM engine + MP3 encoder) and each
+  // recogniser process starts on its first use, not when the server starts.
+  it('loads voice lazily: no eSpeak worker and no pocketsphinx process until a line is spoken or heard', async () => {
+    const v = await createVoice({}, log);
+    try {
+      const pool = v.synthesizer;
+      expect(pool).toBeInstanceOf(EspeakPool);
+      if (!(pool instanceof EspeakPool)) return;
+      expect(pool.size).toBeGreaterThan(0);
+      await new Promise((r) => setImmediate(r));
+      expect(pool.started).toBe(0);
+      expect(recogniserProcesses()).toEqual([]);
+
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of pool.speak({ text: 'The lantern is lit.', language: 'english', emotion: 'neutral', intensity: 0.5 })) chunks.push(chunk);
+      expect(chunks.length).toBeGreaterThan(0);
+      expect(pool.started).toBe(1);
+
+      if (sphinx.ok) {
+        const audio = { bytes: new Uint8Array(readFileSync(CLIP)), format: 'wav' as const };
+        await v.transcriber.transcribe({ audio, language: 'english', vocabulary: ['light the lantern', 'walk away', 'go back'] });
+        expect(recogniserProcesses().length).toBeGreaterThan(0);
+      }
+    } finally {
+      await v.close();
+    }
+  });
+
   it('auto with STT_BASE_URL and TTS_BASE_URL: HTTP for both languages', async () => {
     const v = await createVoice({ STT_BASE_URL: 'http://127.0.0.1:9/v1', STT_API_KEY: 'k', TTS_BASE_URL: 'http://127.0.0.1:9/v1' }, log);
     try {
@@ -83,3 +114,16 @@ describe('createVoice', () => {
     await bad.close();
   });
 });
+
+/** The command lines of this process's children that run pocketsphinx. */
+function recogniserProcesses(): string[] {
+  const kids = readdirSync(`/proc/${process.pid}/task`).flatMap((t) => readFileSync(`/proc/${process.pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean));
+  return kids.flatMap((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      return cmd.includes('pocketsphinx') ? [cmd] : [];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
+}
