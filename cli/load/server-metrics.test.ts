@@ -12,14 +12,14 @@ const parse = (text: string): Sample[] => {
 };
 
 describe('serverMetrics', () => {
-  it('reads what the server prints: stages in ms, counter deltas, sockets, memory in MiB, event-loop delay in ms', () => {
+  it('reads what the server prints: stages in ms, counter deltas, sockets, memory in MiB, event-loop delay in ms', async () => {
     const m = new TurnMetrics();
     try {
       m.observe({ brain: 10, decode: 1 });
-      const before = parse(m.render({ sockets: 0 }));
+      const before = parse(await m.render({ sockets: 0 }));
       for (let i = 1; i <= 100; i++) m.observe({ brain: i, decode: 2, stt: -1 });
       m.errors = 2;
-      const after = parse(m.render({ sockets: 3 }));
+      const after = parse(await m.render({ sockets: 3 }));
       const r = serverMetrics(before, after);
       expect(Object.keys(r.stages_ms)).toEqual(['brain', 'decode']);
       expect(r.stages_ms.brain).toEqual({ p50: 50, p95: 95, p99: 99, mean: 50.1, count: 101 });

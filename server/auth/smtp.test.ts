@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, startFakeSmtp, type FakeSmtp } from '../../tests/helpers/smtp.js';
 import { addressOf, formatMessage, sendMail } from './smtp.js';
@@ -52,5 +53,17 @@ describe('smtp', () => {
     const gone = await startFakeSmtp();
     await gone.close();
     await expect(sendMail(gone.url(), { from: 'a@b.c', to: 'd@e.f', subject: 's', text: 't' }, { timeoutMs: 2000 })).rejects.toThrow(/SMTP connection to 127\.0\.0\.1:\d+ failed/);
+  });
+
+  // A non-loopback address of this machine, if it has one: credentials must not go there without TLS.
+  const lan = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  it.skipIf(!lan)('refuses to send credentials in clear to another machine (no STARTTLS offered)', async () => {
+    const remote = await startFakeSmtp(lan);
+    try {
+      await expect(sendMail(remote.url('user', 'pw'), { from: 'a@b.c', to: 'd@e.f', subject: 's', text: 't' }, { timeoutMs: 3000 })).rejects.toThrow(/offers no usable TLS: refusing to send credentials in clear/);
+      expect(remote.messages).toHaveLength(0);
+    } finally {
+      await remote.close();
+    }
   });
 });

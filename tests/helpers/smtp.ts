@@ -31,7 +31,8 @@ export function plainText(data: string): string {
   return body.replace(/\r\n/g, '\n');
 }
 
-export async function startFakeSmtp(): Promise<FakeSmtp> {
+/** `host` is where it listens and what url() names (127.0.0.1 unless a test needs another interface). */
+export async function startFakeSmtp(host = '127.0.0.1'): Promise<FakeSmtp> {
   const messages: ReceivedMail[] = [];
   const waiting: ((m: ReceivedMail) => void)[] = [];
   const sockets = new Set<Socket>();
@@ -105,11 +106,11 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    url: (user, pass) => `smtp://${user ? `${encodeURIComponent(user)}:${encodeURIComponent(pass ?? '')}@` : ''}127.0.0.1:${port}`,
+    url: (user, pass) => `smtp://${user ? `${encodeURIComponent(user)}:${encodeURIComponent(pass ?? '')}@` : ''}${host}:${port}`,
     messages,
     next: () => new Promise((resolve) => waiting.push(resolve)),
     close: () => new Promise((resolve) => {
