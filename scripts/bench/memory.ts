@@ -45,7 +45,10 @@ async function once(idleS: number): Promise<Sample> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'looptale-bench-mem-'));
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  const child = spawn(process.execPath, ['bin/looptale.js', 'serve'], { cwd: ROOT, env, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['bin/looptale.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const exited = new Promise((r) => child.once('exit', r));
   const pid = child.pid ?? 0;
   const t0 = performance.now();
   let peak = 0;
@@ -57,14 +60,13 @@ async function once(idleS: number): Promise<Sample> {
       if (!readyAt) {
         const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
         if (ok) readyAt = performance.now();
-        else if (now - t0 > 120_000 || child.exitCode !== null) throw new Error('the server did not start');
+        else if (now - t0 > 120_000 || child.exitCode !== null) throw new Error(`the server did not start: ${stderr.join('').slice(-2000)}`);
       } else if (now - readyAt >= idleS * 1000) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const mib = (kib: number): number => Math.round(kib / 1024);
     return { ready_s: Math.round((readyAt - t0) / 100) / 10, peak_mib: mib(peak), idle_mib: mib(treeKib(pid)), idle_main_mib: mib(rssKib(pid)) };
   } finally {
-    const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
