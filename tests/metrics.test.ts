@@ -25,7 +25,7 @@ it('reports stage percentiles after turns, with counters, sockets, memory and ev
   const res = await fetch(`${srv.url}/metrics`);
   expect(res.headers.get('content-type')).toContain('text/plain');
   const text = await res.text();
-  expect(text).toMatch(/looptale_turn_stage_seconds\{stage="brain",quantile="0.99"\} \d+\.\d+/);
+  expect(text).toMatch(/looptale_turn_stage_seconds\{stage="brain",quantile="0.99"\} \d+(\.\d+)?(e-?\d+)?\n/);
   expect(text).toMatch(/looptale_turn_stage_seconds\{stage="to_game_output",quantile="0.5"\}/);
   expect(text).toMatch(/looptale_turn_stage_seconds_count\{stage="decode"\} 3/);
   expect(text).toMatch(/looptale_turns_total 3/);
