@@ -2,6 +2,7 @@
 // crossfading in the middle with the captions, the player's characters and items at the bottom, the control bar
 // (record button, typed input, menu), the battle indicator in battles, and the overlays of the moment.
 import { useEffect, useRef, useState } from 'react';
+import { assembleBanner } from '../../../engine/client/game-screen/assemble.js';
 import { cardState, indicatorOf, type PlayModel, visibleTeam } from '../../../engine/client/game-screen/model.js';
 import { speakerName } from '../../../engine/client/game-screen/text.js';
 import type { GameSession } from './game-session.js';
@@ -20,20 +21,21 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
   const v = m.view;
   const storyId = v?.blueprint_story_id ?? '';
   const indicator = indicatorOf(m);
+  const banner = assembleBanner(m);
   const team: FanCard[] = visibleTeam(m).map((c) => {
     const s = cardState(m, c.id);
     return {
-      id: c.id, kind: 'character', title: c.name, cardType: c.cardType, burning: s.burning, highlighted: s.highlighted,
+      id: c.id, kind: 'character', title: c.name, image: v?.card_images[c.id], cardType: c.cardType, burning: s.burning, highlighted: s.highlighted,
       lines: [...c.items, ...c.properties].slice(0, 3),
       stats: [{ label: GAME_TEXT.attack, value: String(c.attack) }, { label: GAME_TEXT.health, value: `${Math.max(0, c.health)}/${c.maxHealth}` }],
     };
   });
   const items: FanCard[] = m.items.map((i) => ({
-    id: i.available_item_id, kind: 'item', title: i.available_item_name, lines: i.available_item_properties.slice(0, 2),
+    id: i.available_item_id, kind: 'item', title: i.available_item_name, image: v?.card_images[i.available_item_id], lines: i.available_item_properties.slice(0, 2),
     stats: [{ label: GAME_TEXT.attack, value: `+${i.available_item_attack_bonus}` }, { label: GAME_TEXT.defense, value: `+${i.available_item_defense_bonus}` }],
   }));
   const opponents: FanCard[] = m.opponents.map((o) => ({
-    id: o.opponent_id, kind: 'opponent', title: o.opponent_name,
+    id: o.opponent_id, kind: 'opponent', title: o.opponent_name, image: v?.card_images[o.opponent_id],
     stats: [
       ...(o.current_attack ? [{ label: GAME_TEXT.attack, value: String(o.current_attack) }] : []),
       { label: GAME_TEXT.health, value: `${Math.max(0, o.current_health)}/${o.base_health}` },
@@ -61,6 +63,11 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
       <Visuals places={places} characters={characters} speaking={m.speaking.speaking} />
       <header className="in-game__top">
         <p className="in-game__moment"><span>{v?.moment_type}</span> {v?.moment_name}</p>
+        {banner ? (
+          <p className="assemble-banner" data-testid="assemble-banner" role="status" aria-label={`${banner.selected} of ${banner.max} characters selected`}>
+            {GAME_TEXT.selected(banner.selected, banner.max)}
+          </p>
+        ) : null}
         {indicator ? <p className={`battle-indicator battle-indicator--${indicator.toLowerCase()}`} data-testid="battle-indicator" role="status">{indicator}</p> : null}
         {opponents.length ? <CardFan cards={opponents} flipped label="Opponents" /> : null}
       </header>
