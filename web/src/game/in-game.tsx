@@ -2,11 +2,11 @@
 // crossfading in the middle with the captions, the player's characters and items at the bottom, the control bar
 // (record button, typed input, menu), the battle indicator in battles, and the overlays of the moment.
 import { useEffect, useRef, useState } from 'react';
-import { assembleBanner } from '../../../engine/client/game-screen/assemble.js';
 import { cardState, indicatorOf, type PlayModel, visibleTeam } from '../../../engine/client/game-screen/model.js';
 import { speakerName } from '../../../engine/client/game-screen/text.js';
 import type { GameSession } from './game-session.js';
 import { CardFan, type FanCard } from './card-fan.js';
+import { AssembleBanner } from './assemble-banner.js';
 import { Captions } from './captions.js';
 import { ControlBar } from './control-bar.js';
 import { GameMenu } from './game-menu.js';
@@ -21,7 +21,6 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
   const v = m.view;
   const storyId = v?.blueprint_story_id ?? '';
   const indicator = indicatorOf(m);
-  const banner = assembleBanner(m);
   const team: FanCard[] = visibleTeam(m).map((c) => {
     const s = cardState(m, c.id);
     return {
@@ -63,11 +62,7 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
       <Visuals places={places} characters={characters} speaking={m.speaking.speaking} />
       <header className="in-game__top">
         <p className="in-game__moment"><span>{v?.moment_type}</span> {v?.moment_name}</p>
-        {banner ? (
-          <p className="assemble-banner" data-testid="assemble-banner" role="status" aria-label={`${banner.selected} of ${banner.max} characters selected`}>
-            {GAME_TEXT.selected(banner.selected, banner.max)}
-          </p>
-        ) : null}
+        <AssembleBanner m={m} />
         {indicator ? <p className={`battle-indicator battle-indicator--${indicator.toLowerCase()}`} data-testid="battle-indicator" role="status">{indicator}</p> : null}
         {opponents.length ? <CardFan cards={opponents} flipped label="Opponents" /> : null}
       </header>
