@@ -92,6 +92,9 @@ export class DecodeAudio {
   }
 }
 
+/** A decode of 16 kHz mono samples (decodeOnce, or the bench's cache of decodes). */
+export type DecodeFn = (modelDir: string, files: DecodeFiles, pcm: Int16Array, opts: { timeoutMs: number; args?: readonly string[]; dir: string; lm?: boolean }) => Promise<BtUtterance[] | null>;
+
 /** Utterances heard in `pcm` (16 kHz mono): null when the process failed or passed its deadline. The audio goes through
  *  a temporary raw file: spawned directly (no shell, no `cat`), the process dies with its deadline. */
 export async function decodeOnce(modelDir: string, files: DecodeFiles, pcm: Int16Array | DecodeAudio, opts: { timeoutMs: number; args?: readonly string[]; dir: string; lm?: boolean }): Promise<BtUtterance[] | null> {

@@ -7,7 +7,7 @@
 //      (those whose removal changes it) must fit the audio nearly as well as the loop does, more strictly when the
 //      decision would end the run. A word the model put there for want of better fails.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
@@ -19,7 +19,7 @@ import type { Story } from '../../engine/story/format.js';
 import { storyDecoys } from '../game/vocabulary.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_MAX_SECONDS, decodeSpeech, STT_RATE } from './audio.js';
-import { DecodeAudio, DecodeLimiter, decodeOnce, StandbyDecoders, type DecodeFiles, type DecodeJob } from './decode.js';
+import { DecodeAudio, DecodeLimiter, decodeOnce, StandbyDecoders, type DecodeFiles, type DecodeFn, type DecodeJob } from './decode.js';
 import { buildDictionary, buildGrammar, cleanHypothesis, phraseWords, type Grammar } from './grammar.js';
 import type { BtUtterance } from './backtrace.js';
 import { buildArpa } from './lm.js';
@@ -48,6 +48,9 @@ export type Evidence = {
   /** The other decoder's margin. */
   other?: number | null;
   source?: 'grammar' | 'lm';
+  /** What each decoder heard (for the bench and logs). */
+  heard_grammar?: string;
+  heard_lm?: string;
 };
 
 export type UnderstandRequest = { story: Story; state: GameState; language: PlayLanguage; audio: AudioInput };
@@ -88,6 +91,10 @@ export type UnderstandingOptions = {
   ahead?: boolean;
   /** pocketsphinx processes started ahead of their audio (decode.ts StandbyDecoders; 0: each decode starts its own). */
   standby?: number;
+  /** Which words a decision rests on (their fit to the audio is checked). */
+  keyWords?: KeyWordRule;
+  /** Decodes through this function instead of pocketsphinx directly (the bench's cache of decodes). */
+  decode?: DecodeFn;
   log?: Logger;
 };
 
@@ -101,13 +108,23 @@ type Model = DecodeFiles & { key: string; words: Set<string> };
 type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean };
 type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string> };
 
-/** The words a decision rests on: each word whose removal changes what the brain decides. */
-export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision): number[] {
+/** Which words a decision rests on: `changes`, each word whose removal changes what the brain decides; `naming`,
+ *  those and each word that decides something on its own (a name, a verb: "orla strike dog" targets the hound with or
+ *  without "dog", the default target, yet "dog" may have been heard where "the knight" was said); `content`, those
+ *  and every word but the small words that carry a sentence ("ferrule brace elegant": "elegant" decides nothing and
+ *  changes nothing, yet it was heard where "mighty as thunder", a thematic defence, was said). */
+export type KeyWordRule = 'changes' | 'naming' | 'content';
+
+/** Words that carry a sentence rather than decide it (the generated sentences' and the carriers' small words). */
+const CARRIER_WORDS = new Set(['a', 'an', 'the', 'and', 'to', 'into', 'from', 'like', 'with', 'as', 'of', 'on', 'at', 'in', 'i', "i'll", 'it', 'is', "it's", 'we', 'me', 'my', 'you', 'your', 'please', 'now', 'so', 'okay', 'yes', 'go', "let's", 'think', 'want', 'should', 'take', 'choose', 'give', 'hand', 'carry', 'answer', 'bet']);
+
+/** The words a decision rests on (indexes into `words`), by `rule`. */
+export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision, rule: KeyWordRule = 'changes'): number[] {
   const want = decisionKey(decision);
   const out: number[] = [];
-  words.forEach((_, i) => {
+  words.forEach((w, i) => {
     const without = words.filter((__, j) => j !== i).join(' ');
-    if (decisionKey(decideTyped(story, state, without)) !== want) out.push(i);
+    if (decisionKey(decideTyped(story, state, without)) !== want || (rule === 'naming' && decides(decideTyped(story, state, w))) || (rule === 'content' && !CARRIER_WORDS.has(w))) out.push(i);
   });
   return out;
 }
@@ -136,11 +153,12 @@ export class SpeechUnderstanding {
     this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
     this.#thresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
     const standby = opts.standby ?? DEFAULT_STANDBY;
-    this.standby = standby > 0 ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby }) : null;
+    this.standby = standby > 0 && !opts.decode ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby }) : null;
   }
 
   /** One decode of the utterance, by a process started ahead when there are some, else by its own. */
   #decodeNow(job: DecodeJob, audio: DecodeAudio, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
+    if (this.opts.decode) return this.opts.decode(this.#modelDir, job.files, audio.pcm, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
     if (this.standby) return this.standby.decode(job, audio.pcm, timeoutMs);
     return decodeOnce(this.#modelDir, job.files, audio, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
   }
@@ -246,13 +264,14 @@ export class SpeechUnderstanding {
     const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
     const pick = a.decision ? a : b;
     const heardText = pick.text || a.text || b.text;
-    if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification });
+    const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}) };
+    if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
     const authored = pick === a && a.authored;
     const margin = pick.margin ?? -Infinity;
     const strictPick = endsRun(req.story, pick.decision);
     // Each kind of evidence has its threshold; with several (agreed and authored), the most lenient applies.
     const needed = strictPick ? (agree ? t.run_ending : Infinity) : Math.min(agree ? t.agreed : Infinity, authored ? t.authored : Infinity, t.alone);
-    const extra: Partial<Evidence> = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const) };
+    const extra: Partial<Evidence> = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin });
     if (!(margin >= needed)) return miss('unsure', pick.text, extra);
@@ -280,7 +299,7 @@ export class SpeechUnderstanding {
     const decision = decideTyped(req.story, req.state, text);
     if (!decides(decision)) return { ...none, text, reason: 'no_decision' };
     const words = text.split(' ');
-    const keys = keyWords(req.story, req.state, words, decision);
+    const keys = keyWords(req.story, req.state, words, decision, this.opts.keyWords);
     return { ...none, text, decision, keyWords: keys.map((i) => words[i] ?? ''), keyIndexes: keys, authored: authored.has(text) };
   }
 
@@ -380,7 +399,8 @@ export function createBenchUnderstander(): Promise<{
   // A generous deadline by default: the bench measures what is understood, and its latency apart (a decode cut short
   // on a busy machine would count as not caught). Every decode, for the tuning features (BENCH_VU_OPTS
   // '{"evidence":"needed"}' runs the server's cascade: the same outcomes, fewer features).
-  const u = new SpeechUnderstanding({ timeoutMs: 120_000, evidence: 'full', ...opts });
+  const cache = process.env.BENCH_VU_DECODE_CACHE;
+  const u = new SpeechUnderstanding({ timeoutMs: 120_000, evidence: 'full', ...opts, ...(cache ? { decode: cachedDecode(cache) } : {}) });
   return Promise.resolve({
     name: 'pocketsphinx per request, the stage\'s language model, brain gate, phone-loop verification of the key words',
     async understand(story, state, wav) {
@@ -388,10 +408,40 @@ export function createBenchUnderstander(): Promise<{
       const features: Record<string, number | string | null> = {
         margin: r.margin, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
         key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
+        grammar: r.heard_grammar ?? null, lm: r.heard_lm ?? null,
         ends_run: r.ok || r.reason === 'unsure' ? (endsRun(story, decideTyped(story, state, r.ok ? r.text : r.heard ?? '')) ? 1 : 0) : null,
       };
       return r.ok ? { ok: true, text: r.text, features } : { ok: false, heard: r.heard, reason: r.reason, features };
     },
     close: () => u.close(),
   });
+}
+
+/** The bench's decodes kept on disk (BENCH_VU_DECODE_CACHE=<dir>), keyed by the grammar or model, the dictionary,
+ *  the flags and the audio: a second run that changes only the policy (thresholds, key words) decodes nothing again.
+ *  Only for the bench: a decode depends on nothing else (a fresh process, a fixed dither seed). */
+export function cachedDecode(dir: string): DecodeFn {
+  const hashes = new Map<string, string>();
+  const fileHash = async (path: string): Promise<string> => {
+    let h = hashes.get(path);
+    if (!h) hashes.set(path, (h = createHash('sha256').update(await readFile(path)).digest('hex')));
+    return h;
+  };
+  return async (modelDir, files, pcm, opts) => {
+    const key = createHash('sha256')
+      .update(JSON.stringify([modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
+      .update(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
+    const path = join(dir, key.slice(0, 2), `${key}.json`);
+    try {
+      return JSON.parse(await readFile(path, 'utf8')) as BtUtterance[] | null;
+    } catch {
+      const r = await decodeOnce(modelDir, files, pcm, opts);
+      // A failed decode (null: a deadline on a busy machine) is not kept.
+      if (r) {
+        await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+        await writeFile(path, JSON.stringify(r));
+      }
+      return r;
+    }
+  };
 }
