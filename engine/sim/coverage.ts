@@ -33,7 +33,7 @@ function indexOf(cov: Coverage): CoverageIndex {
     for (const m of cov.moments) if (!ix.moments.has(m.id)) ix.moments.set(m.id, m);
     for (const t of cov.transitions) {
       let from = ix.transitions.get(t.from);
-      if (!from) ix.transitions.set(t.from, (from = new Map()));
+      if (!from) ix.transitions.set(t.from, (from = new Map<string, Coverage['transitions'][number]>()));
       if (!from.has(t.to)) from.set(t.to, t);
     }
     indexes.set(cov, ix);
