@@ -16,6 +16,8 @@ export const ConfigSchema = z.object({
   /** A PostgreSQL URL: use it instead of the embedded PGlite in DATA_DIR (any number of server processes). */
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** PGlite's buffer cache (PostgreSQL shared_buffers, e.g. 16MB or 256MB): memory the embedded database keeps. */
+  PGLITE_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 16MB').default('16MB'),
   /**
    * Apply supabase/migrations on start (one ledger with `supabase db push`, so either may apply them). false: only
    * check that every migration is applied, and refuse to start otherwise.

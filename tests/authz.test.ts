@@ -77,6 +77,7 @@ const CASES: Record<string, Case> = {
   'GET /api/player-stories/:id': { kind: 'owned', params: runParam, status: 200 },
   'GET /api/player-stories/:id/game-view': { kind: 'owned', params: runParam, status: 200 },
   'GET /api/player-stories/:id/moment-view': { kind: 'owned', params: runParam, status: 200 },
+  'GET /api/player-stories/:id/story-graph': { kind: 'owned', params: runParam, status: 200 },
   'GET /api/player-stories/:id/dialogue': { kind: 'owned', params: runParam, status: 200 },
   'GET /api/player-stories/:id/transcript': { kind: 'owned', params: (f) => ({ id: f.wonRun }), status: 200 },
   'POST /api/player-stories/:id/end': { kind: 'owned', params: runParam, status: 200, order: 8 },

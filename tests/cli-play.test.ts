@@ -200,7 +200,7 @@ function view(over: Partial<GameView> = {}): GameView {
     character_image_details: [{ media_url: 'images/character-sable.svg', media_kind: 'image' }], do_not_display_character: false,
     battle_opponent_characters: [{ opponent_id: ID(20), opponent_name: 'Scrapjaw', opponent_current_health: 7, opponent_base_health: 7 }],
     enrolled_characters: [], player_items: [{ available_item_id: ID(30), available_item_name: 'Winding Key', available_item_properties: ['tinkering'], available_item_attack_bonus: 1, available_item_defense_bonus: 0 }],
-    is_moment_complete: false, battle_phase: 'initial', ...over,
+    is_moment_complete: false, battle_phase: 'initial', max_number_of_characters: null, card_images: {}, ...over,
   };
 }
 

@@ -294,10 +294,23 @@ function decideTalk(c: Ctx): DecisionInput {
   return answer ? answerDecision(c, answer.rule) : fallback(c);
 }
 
+const firstMoments = new WeakMap<Story, Map<string, BlueprintMoment>>();
+
+/** The story's first moment with this id (as story.moments.find would), from an index built once per story. */
+function momentById(story: Story, id: string): BlueprintMoment | undefined {
+  let ix = firstMoments.get(story);
+  if (!ix) {
+    ix = new Map();
+    for (const m of story.moments) if (!ix.has(m.id)) ix.set(m.id, m);
+    firstMoments.set(story, ix);
+  }
+  return ix.get(id);
+}
+
 export function scriptedDecision(input: BrainInput, random?: Random): DecisionInput {
   const run = currentRun(input.state);
   const pm = currentMoment(input.state);
-  const m = pm ? input.story.moments.find((x) => x.id === pm.blueprint_moment_id) : undefined;
+  const m = pm ? momentById(input.story, pm.blueprint_moment_id) : undefined;
   const lang: PlayLanguage = run?.language === 'french' ? 'french' : 'english';
   const cs = compileStory(input.story, LANG_CODE[lang]);
   const cm = m ? cs.moments.get(m.id) : undefined;
@@ -329,12 +342,19 @@ export function decideScripted(input: BrainInput, random?: Random): Decision {
  * times in simulations. Decisions from outside (an LLM) go through `Decision.parse` at the edge instead.
  */
 export function withDefaults(d: DecisionInput): Decision {
-  return {
-    reply: d.reply, emotion: d.emotion, intensity: d.intensity, outcome: d.outcome,
-    ...(d.next_moment_id !== undefined ? { next_moment_id: d.next_moment_id } : {}),
-    perfect: d.perfect ?? false, cache_hit: d.cache_hit ?? false, score: d.score ?? 0, facts: d.facts ?? [],
-    ...(d.battle ? { battle: d.battle } : {}), ...(d.award ? { award: d.award } : {}), ...(d.equip ? { equip: d.equip } : {}),
-    ...(d.upgrade ? { upgrade: d.upgrade } : {}), ...(d.selection ? { selection: d.selection } : {}),
-    matched: d.matched ?? '', lines_used: d.lines_used ?? {},
-  };
+  // Assigned one by one in the schema's order (conditional spreads build a temporary object each).
+  const o: Decision = { reply: d.reply, emotion: d.emotion, intensity: d.intensity, outcome: d.outcome } as Decision;
+  if (d.next_moment_id !== undefined) o.next_moment_id = d.next_moment_id;
+  o.perfect = d.perfect ?? false;
+  o.cache_hit = d.cache_hit ?? false;
+  o.score = d.score ?? 0;
+  o.facts = d.facts ?? [];
+  if (d.battle) o.battle = d.battle;
+  if (d.award) o.award = d.award;
+  if (d.equip) o.equip = d.equip;
+  if (d.upgrade) o.upgrade = d.upgrade;
+  if (d.selection) o.selection = d.selection;
+  o.matched = d.matched ?? '';
+  o.lines_used = d.lines_used ?? {};
+  return o;
 }

@@ -22,8 +22,10 @@ const TEXTS = {
 
 export type BrainText = keyof typeof TEXTS;
 
-export function brainSay(key: BrainText, lang: PlayLanguage, vars: Record<string, string | number> = {}): string {
+export function brainSay(key: BrainText, lang: PlayLanguage, vars?: Record<string, string | number>): string {
   let s: string = TEXTS[key][lang];
-  for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, String(v));
+  if (!vars) return s;
+  // for...in visits own string keys in Object.entries order (vars are plain literals).
+  for (const k in vars) s = s.replaceAll(`{${k}}`, String(vars[k]));
   return s;
 }

@@ -16,14 +16,24 @@ export type StepContext = {
    * is built and no effect is recorded. engine/sim/lean.test.ts checks that both modes end in the same state digest.
    */
   lean?: boolean;
+  /**
+   * The caller gives the state up (a lean simulation, which keeps only the latest state): the step changes it in place
+   * instead of copying what it writes. On a failure the state may be partly changed. Never set by a host.
+   */
+  mutable?: boolean;
 };
 
 type Row = { id: string };
+/** The state's arrays and records (what Draft.owned can hand out). */
+type OwnedKey = { [K in keyof GameState]: GameState[K] extends readonly unknown[] | Record<string, number> ? K : never }[keyof GameState];
 
 const salts = new Map<string, number[]>();
+/** The last salt asked for (a host or a simulation steps one user and story many times in a row). */
+let lastSalt: { userId: string; storyId: string; salt: number[] } | null = null;
 
 /** Four words derived from the user and story, mixed into every row id the state creates. */
 function idSalt(userId: string, storyId: string): number[] {
+  if (lastSalt?.userId === userId && lastSalt.storyId === storyId) return lastSalt.salt;
   const key = `${userId}\u0000${storyId}`;
   let salt = salts.get(key);
   if (!salt) {
@@ -31,7 +41,33 @@ function idSalt(userId: string, storyId: string): number[] {
     if (salts.size > 10_000) salts.clear();
     salts.set(key, salt);
   }
+  lastSalt = { userId, storyId, salt };
   return salt;
+}
+
+let lastDay = NaN;
+let lastDayIso = '';
+
+/** new Date(ms).toISOString() for years 1970-9999, with the date part computed once per day (a step asks for it often). */
+export function isoTime(ms: number): string {
+  const day = Math.floor(ms / 86_400_000);
+  if (day !== lastDay || !Number.isFinite(ms) || ms < 0 || ms >= 253_402_300_800_000) {
+    if (!Number.isFinite(ms) || ms < 0 || ms >= 253_402_300_800_000) return new Date(ms).toISOString();
+    lastDay = day;
+    lastDayIso = new Date(day * 86_400_000).toISOString().slice(0, 11);
+  }
+  let t = ms - day * 86_400_000;
+  const msPart = t % 1000;
+  t = (t - msPart) / 1000;
+  const sec = t % 60;
+  t = (t - sec) / 60;
+  const min = t % 60;
+  const hour = (t - min) / 60;
+  return `${lastDayIso}${pad2(hour)}:${pad2(min)}:${pad2(sec)}.${msPart < 10 ? '00' : msPart < 100 ? '0' : ''}${msPart}Z`;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`;
 }
 
 export class Draft {
@@ -42,9 +78,17 @@ export class Draft {
   /** See StepContext.lean. */
   readonly lean: boolean;
   #iso: string | null = null;
+  /**
+   * Table arrays this draft made (copied on its first write to a table in this step): later writes in the same step
+   * change them in place. The input state's arrays are never changed.
+   */
+  readonly #own = new Map<string, unknown>();
+  /** See StepContext.mutable. */
+  readonly mutable: boolean;
 
   constructor(state: GameState, ctx: StepContext) {
-    this.state = { ...state };
+    this.mutable = ctx.mutable === true;
+    this.state = this.mutable ? state : { ...state };
     this.ctx = ctx;
     this.lean = ctx.lean === true;
     this.rng = new SeededRandom(state.rng);
@@ -52,7 +96,7 @@ export class Draft {
 
   /** ctx.now as an ISO timestamp, computed once per step when first needed. */
   get iso(): string {
-    this.#iso ??= new Date(this.ctx.now).toISOString();
+    this.#iso ??= isoTime(this.ctx.now);
     return this.#iso;
   }
 
@@ -64,14 +108,28 @@ export class Draft {
   put<T extends Row>(table: TableName, row: T): T {
     if (table === 'player_stories') return this.#putRun(row);
     const key = TABLES[table];
-    const rows = this.state[key] as unknown as Row[];
-    const i = rows.findIndex((r) => r.id === row.id);
-    const next = rows.slice();
-    if (i < 0) next.push(row);
-    else next[i] = row;
-    (this.state as Record<string, unknown>)[key] = next;
+    const rows = this.owned(key) as unknown as Row[];
+    const id = row.id;
+    const n = rows.length;
+    let i = 0;
+    while (i < n && (rows[i] as Row).id !== id) i++;
+    if (i === n) rows.push(row);
+    else rows[i] = row;
     if (!this.lean) this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
     return row;
+  }
+
+  /**
+   * The state's array or record `key`, to change in place: copied on the first call in a step (the input state is never
+   * changed), as it is when the state is mutable (StepContext.mutable).
+   */
+  owned<K extends OwnedKey>(key: K): GameState[K] {
+    const v = this.state[key];
+    if (this.mutable || this.#own.get(key) === v) return v;
+    const copy = (Array.isArray(v) ? v.slice() : { ...v }) as GameState[K];
+    this.#own.set(key, copy);
+    this.state[key] = copy;
+    return copy;
   }
 
   #putRun<T extends Row>(row: T): T {

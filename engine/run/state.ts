@@ -131,8 +131,11 @@ export function selectedCharacters(s: GameState): PlayerCharacter[] {
 }
 
 export function equippedItemsOf(s: GameState, characterId: string): PlayerItem[] {
-  const ids = new Set(s.character_items.filter((l) => l.player_character_id === characterId && l.is_equipped).map((l) => l.player_item_id));
-  return s.items.filter((i) => ids.has(i.id));
+  // Plain loops: a character wears a few items, and bots and battles ask this many times per turn.
+  const ids: string[] = [];
+  for (const l of s.character_items) if (l.player_character_id === characterId && l.is_equipped) ids.push(l.player_item_id);
+  if (ids.length === 0) return [];
+  return s.items.filter((i) => ids.includes(i.id));
 }
 
 /** Items not equipped on any character (available_item_* in the game view). */

@@ -15,8 +15,10 @@ const TEXTS = {
 
 export type TextKey = keyof typeof TEXTS;
 
-export function say(key: TextKey, language: PlayLanguage, vars: Record<string, string | number> = {}): string {
+export function say(key: TextKey, language: PlayLanguage, vars?: Record<string, string | number>): string {
   let s: string = TEXTS[key][language];
-  for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, String(v));
+  if (!vars) return s;
+  // for...in visits own string keys in Object.entries order (vars are plain literals).
+  for (const k in vars) s = s.replaceAll(`{${k}}`, String(vars[k]));
   return s;
 }

@@ -37,6 +37,16 @@ function appendModelLine(history: readonly DialogueEntry[], text: string, perfec
   return [...history, { role: 'model', text: t, isPerfectAnswer: perfect, isCacheHit: cacheHit }];
 }
 
+/** Adds the lines a decision used to line_memory (copied only when one changes). */
+function rememberLines(d: Draft, used: Record<string, number>): void {
+  const memory = d.state.line_memory;
+  for (const k in used) {
+    const v = used[k] as number;
+    if (memory[k] === v && Object.hasOwn(memory, k)) continue;
+    d.owned('line_memory')[k] = v;
+  }
+}
+
 /** Moments that play out entirely from their opening. */
 const SELF_COMPLETING = new Set(['Monologue', 'Epilogue', 'Dead End']);
 
@@ -52,9 +62,10 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   const blueprint = indexStory(d.story).moments.get(pm0.blueprint_moment_id);
   if (!blueprint) throw new Error(`moment ${pm0.blueprint_moment_id} missing from story`);
 
-  const processed = [...d.state.processed_inputs, ev.input_id];
-  d.state.processed_inputs = processed.length > MAX_PROCESSED ? processed.slice(-MAX_PROCESSED) : processed;
-  d.state.line_memory = { ...d.state.line_memory, ...ev.decision.lines_used };
+  const processed = d.owned('processed_inputs');
+  processed.push(ev.input_id);
+  if (processed.length > MAX_PROCESSED) processed.splice(0, processed.length - MAX_PROCESSED);
+  rememberLines(d, ev.decision.lines_used);
 
   const info = newTurnInfo({
     input_id: ev.input_id, is_starting_dialogue: ev.is_starting_dialogue, transcription: ev.transcription,
@@ -70,16 +81,13 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
     return { ok: true, outputs };
   }
 
+  const d0 = ev.decision;
+  const heard = ev.is_starting_dialogue ? pm0.dialogue_history : appendPlayerLine(pm0.dialogue_history, ev.transcription);
   let pm: PlayerMoment = {
     ...pm0,
     is_started: true,
-    dialogue_history: ev.is_starting_dialogue ? pm0.dialogue_history : appendPlayerLine(pm0.dialogue_history, ev.transcription),
-  };
-  const d0 = ev.decision;
-  pm = {
-    ...pm,
-    dialogue_history: appendModelLine(pm.dialogue_history, d0.reply, d0.perfect, d0.cache_hit),
-    player_facts: [...pm.player_facts, ...d0.facts.filter((f) => !pm.player_facts.includes(f))],
+    dialogue_history: appendModelLine(heard, d0.reply, d0.perfect, d0.cache_hit),
+    player_facts: d0.facts.length === 0 ? [...pm0.player_facts] : [...pm0.player_facts, ...d0.facts.filter((f) => !pm0.player_facts.includes(f))],
   };
   d.put('player_moments', pm);
 
@@ -193,7 +201,8 @@ function finishTurn(d: Draft, m: BlueprintMoment, pm: PlayerMoment, info: TurnIn
   }
   if (complete) {
     d.put('player_moments', { ...pm, completed_at: d.iso, succeeded_at: d.iso });
-    d.state.completion_counts = { ...d.state.completion_counts, [m.id]: (d.state.completion_counts[m.id] ?? 0) + 1 };
+    const counts = d.owned('completion_counts');
+    counts[m.id] = (counts[m.id] ?? 0) + 1;
     info.complete = true;
     if (m.type === 'Epilogue') {
       endRun(d, run.id, true, info);

@@ -1,6 +1,6 @@
 // Read models computed from the state: the game engine view and the moment view (game spec §3). The server's SQL
 // views return the same shapes; these are what the CLI, the simulator and tests read.
-import type { EnrolledCharacter, GameView, ImageDetails, MomentView, TicketCards } from '../schema/views.js';
+import type { EnrolledCharacter, GameView, ImageDetails, MomentView, StoryGraph, StoryGraphNode, TicketCards } from '../schema/views.js';
 import type { PlayLanguage } from '../schema/enums.js';
 import type { BlueprintMoment, Story } from '../story/format.js';
 import { indexStory } from '../story/story-index.js';
@@ -64,7 +64,58 @@ export function gameView(s: GameState, story: Story): GameView | null {
     })),
     is_moment_complete: pm.completed_at !== null,
     battle_phase: pm.battle_phase,
+    max_number_of_characters: m.type === 'Assemble' ? (m.max_number_of_characters ?? null) : null,
+    card_images: cardImages(s, story, pm.id),
   };
+}
+
+/**
+ * The first picture of each card on the game screen, by card id: the run's character and item media rows, and for
+ * opponents their blueprint character's media. Paths stay as the story names them (the server resolves them to URLs).
+ */
+function cardImages(s: GameState, story: Story, playerMomentId: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const first = (id: string, url: string | undefined) => {
+    if (url && !(id in out)) out[id] = url;
+  };
+  for (const r of s.character_media) if (r.player_character_id && r.media_kind === 'image') first(r.player_character_id, r.media_url);
+  for (const r of s.item_media) if (r.player_item_id && r.media_kind === 'image') first(r.player_item_id, r.media_url);
+  const idx = indexStory(story);
+  for (const o of s.opponents) {
+    if (o.player_moment_id !== playerMomentId) continue;
+    const c = idx.characters.get(o.blueprint_character_id);
+    first(o.id, [...(c?.media ?? []), ...(c?.team_media ?? [])].find((x) => x.kind === 'image')?.url);
+  }
+  return out;
+}
+
+/**
+ * The run so far as moment nodes (the game screen's story graph): every moment of the current run in the order it was
+ * played, skipped ones marked, the current one last; a Battle node lists its opponents, any other node the characters
+ * and items the player gained there.
+ */
+export function storyGraph(s: GameState, story: Story): StoryGraph | null {
+  const run = currentRun(s);
+  if (!run) return null;
+  const lang: PlayLanguage = run.language === 'french' ? 'french' : 'english';
+  const idx = indexStory(story);
+  const nodes: StoryGraphNode[] = [];
+  for (const pm of s.moments) {
+    if (pm.player_story_id !== run.id) continue;
+    const m = idx.moments.get(pm.blueprint_moment_id);
+    if (!m) continue;
+    const cards: StoryGraphNode['cards'] = m.type === 'Battle'
+      ? s.opponents.filter((o) => o.player_moment_id === pm.id).map((o) => ({ id: o.id, name: o.name, kind: 'opponent' as const }))
+      : [
+          ...s.characters.filter((c) => c.player_story_id === run.id && c.enrolled_in_blueprint_moment_id === m.id).map((c) => ({ id: c.id, name: c.name, kind: 'character' as const })),
+          ...s.items.filter((i) => i.player_story_id === run.id && i.acquired_in_blueprint_moment_id === m.id).map((i) => ({ id: i.id, name: i.name, kind: 'item' as const })),
+        ];
+    nodes.push({
+      player_moment_id: pm.id, blueprint_moment_id: m.id, moment_type: m.type, moment_name: localize(m.name, lang),
+      status: pm.id === run.current_player_moment_id ? 'current' : pm.skipped_reason !== null ? 'skipped' : 'complete', cards,
+    });
+  }
+  return { player_story_id: run.id, nodes };
 }
 
 export function momentView(s: GameState, story: Story): MomentView | null {

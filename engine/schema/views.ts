@@ -89,8 +89,28 @@ export const GameView = z.object({
   player_items: z.array(AvailableItem),
   is_moment_complete: z.boolean(),
   battle_phase: z.string(),
+  /** Assemble moments: how many characters the team takes (the banner 'selected / maxRequired'); null elsewhere. */
+  max_number_of_characters: z.number().int().nullable(),
+  /** The picture of each card (enrolled character, item, opponent) by its id; URLs resolved by the server. */
+  card_images: z.record(z.string(), z.string()),
 });
 export type GameView = z.infer<typeof GameView>;
+
+/** One moment of the run so far (the game screen's story graph, game spec §2): its type, name and cards. */
+export const StoryGraphNode = z.object({
+  player_moment_id: z.string(),
+  blueprint_moment_id: z.string(),
+  moment_type: MomentType,
+  moment_name: z.string(),
+  status: z.enum(['complete', 'skipped', 'current']),
+  /** Battle: the opponents; Reward/Equip/Upgrade...: the characters and items gained there. A node shows the first. */
+  cards: z.array(z.object({ id: z.string(), name: z.string(), kind: z.enum(['opponent', 'character', 'item']) })),
+});
+export type StoryGraphNode = z.infer<typeof StoryGraphNode>;
+
+/** GET /api/player-stories/:id/story-graph: the moments of the run in the order played, the current one last. */
+export const StoryGraph = z.object({ player_story_id: z.string(), nodes: z.array(StoryGraphNode) });
+export type StoryGraph = z.infer<typeof StoryGraph>;
 
 /** The moment view for the current player (game spec §3). */
 export const MomentView = z.object({

@@ -13,6 +13,14 @@ export type BotName = (typeof BOT_NAMES)[number];
 
 export type Utterance = { text: string; selected_character_ids?: string[] };
 
+/**
+ * Words joined by spaces into one flat string. Joined with + or a template, a string is a rope, and V8 compares and
+ * hashes ropes by walking their pieces each time: the brain looks the words up in several caches every turn.
+ */
+function words(...parts: string[]): string {
+  return parts.join(' ');
+}
+
 const OFF_TOPIC = ['what is this', 'hello there', 'I like turtles', 'where am I', 'um', 'can you repeat'];
 
 function say(p: Phrases | undefined, lang: PlayLanguage, r: Random | null = null): string {
@@ -51,8 +59,12 @@ export function distanceToEpilogue(story: Story): Map<string, number> {
 const power = (s: GameState, c: PlayerCharacter): number =>
   c.current_attack + equippedItemsOf(s, c.id).reduce((n, i) => n + i.attack_bonus, 0) + c.current_health / 10;
 
+/** Strongest first (a stable sort: equals keep their order); each power is computed once. */
 function strongest(s: GameState, list: PlayerCharacter[]): PlayerCharacter[] {
-  return [...list].sort((a, b) => power(s, b) - power(s, a));
+  if (list.length < 2) return [...list];
+  const powers = new Map<PlayerCharacter, number>();
+  for (const c of list) if (!powers.has(c)) powers.set(c, power(s, c));
+  return [...list].sort((a, b) => (powers.get(b) as number) - (powers.get(a) as number));
 }
 
 function styleWord(story: Story, c: PlayerCharacter | undefined, lang: PlayLanguage): string {
@@ -88,12 +100,12 @@ export function botUtterance(bot: BotName, s: GameState, story: Story, r: Random
       const v = story.battle_verbs;
       if (pm.battle_phase === 'player_defense_input') {
         const struck = s.characters.find((c) => c.id === pm.pending_strike?.target_id);
-        return { text: `${say(v?.defend, lang)} ${styleWord(story, struck, lang)}`.trim() };
+        return { text: words(say(v?.defend, lang), styleWord(story, struck, lang)).trim() };
       }
       const actor = strongest(s, team)[0];
       const foes = s.opponents.filter((o) => o.player_moment_id === pm.id && o.current_health > 0).sort((a, b) => a.current_health - b.current_health);
       const foe = bot === 'greedy' ? foes[foes.length - 1] : foes[0];
-      return { text: `${actor?.name ?? ''} ${say(v?.attack, lang)} ${foe?.name ?? ''} ${styleWord(story, actor, lang)}`.trim() };
+      return { text: words(actor?.name ?? '', say(v?.attack, lang), foe?.name ?? '', styleWord(story, actor, lang)).trim() };
     }
     case 'Reward': {
       const idx = indexStory(story);
@@ -116,7 +128,7 @@ export function botUtterance(bot: BotName, s: GameState, story: Story, r: Random
       const byValue = [...s.items].sort((a, b) => b.attack_bonus + b.defense_bonus - (a.attack_bonus + a.defense_bonus));
       const item = byValue.find((i) => !s.character_items.some((l) => l.player_item_id === i.id && l.is_equipped)) ?? byValue[0];
       const who = strongest(s, team)[0];
-      return { text: item && who ? `${item.name} ${who.name}` : talk(m, s, lang, bot, story) };
+      return { text: item && who ? words(item.name, who.name) : talk(m, s, lang, bot, story) };
     }
     case 'Assemble': {
       const need = m.max_number_of_characters ?? 0;
@@ -134,7 +146,7 @@ export function botUtterance(bot: BotName, s: GameState, story: Story, r: Random
       if (bet?.placed) return { text: say(chosen?.answers, lang) };
       const who = strongest(s, team)[0];
       const amount = bot === 'greedy' ? u.max_bet : u.min_bet;
-      return { text: `${who?.name ?? ''} ${say(chosen?.match, lang)} ${amount}` };
+      return { text: words(who?.name ?? '', say(chosen?.match, lang), String(amount)) };
     }
     case 'Monologue': case 'Learn': case 'Test': case 'Crossroad': case 'Teamwork': case 'Epilogue': case 'Dead End':
       return { text: talk(m, s, lang, bot, story) };
@@ -150,9 +162,14 @@ function randomUtterance(s: GameState, story: Story, m: BlueprintMoment, lang: P
   for (const i of s.items) pool.push(i.name);
   for (const o of s.opponents) pool.push(o.name);
   const v = story.battle_verbs;
-  if (v) pool.push(`${say(v.attack, lang, r)} ${r.pick(s.opponents.map((o) => o.name).concat(['']))}`, say(v.defend, lang, r));
-  for (const d of m.upgrade?.difficulties ?? []) pool.push(`${say(d.match, lang, r)} ${1 + r.int(3)}`, say(d.answers, lang, r));
+  if (v) pool.push(words(say(v.attack, lang, r), r.pick(s.opponents.map((o) => o.name).concat(['']))), say(v.defend, lang, r));
+  for (const d of m.upgrade?.difficulties ?? []) pool.push(words(say(d.match, lang, r), String(1 + r.int(3))), say(d.answers, lang, r));
   for (const rw of m.rewards) for (const id of rw.item_ids) pool.push(indexStory(story).items.get(id)?.name.en ?? '');
-  const text = pool.length ? `${r.pick(pool)}${r.next() < 0.3 ? ` ${r.pick(pool)}` : ''}` : r.pick(OFF_TOPIC);
+  let text: string;
+  if (pool.length === 0) text = r.pick(OFF_TOPIC);
+  else {
+    const first = r.pick(pool);
+    text = r.next() < 0.3 ? words(first, r.pick(pool)) : first;
+  }
   return { text };
 }

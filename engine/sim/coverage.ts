@@ -36,19 +36,23 @@ function indexOf(cov: Coverage): { moments: Map<string, Coverage['moments'][numb
   return ix;
 }
 
-/** Counts player moments that appeared since `before` (new ones: played or skipped) and the transitions into them. */
-export function recordCoverage(cov: Coverage, after: GameState, before: GameState | null): void {
+/**
+ * Counts player moments that appeared since the last call (new ones: played or skipped) and the transitions into them.
+ * `beforeRunId`: the latest run's id before the step (null or undefined: none).
+ */
+export function recordCoverage(cov: Coverage, after: GameState, beforeRunId: string | null | undefined): void {
   let seen = seenMoments.get(cov);
   if (!seen) {
     seen = new Set();
     seenMoments.set(cov, seen);
   }
-  const beforeRun = before?.run?.id;
-  const afterRun = after.run?.id;
-  if (beforeRun !== afterRun) seen.clear();
+  if ((beforeRunId ?? undefined) !== after.run?.id) seen.clear();
+  // Moments are only ever added to a run: nothing new when every moment is already counted.
+  const ms = after.moments;
+  if (ms.length === seen.size && (ms.length === 0 || seen.has((ms[ms.length - 1] as { id: string }).id))) return;
   const ix = indexOf(cov);
   let prev: string | null = null;
-  for (const pm of after.moments) {
+  for (const pm of ms) {
     if (!seen.has(pm.id)) {
       seen.add(pm.id);
       const m = ix.moments.get(pm.blueprint_moment_id);

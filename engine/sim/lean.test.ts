@@ -1,6 +1,7 @@
 // Lean mode runs the same rules (the same step, the same brain) without building outputs or effects: it must end
 // every run in the state full mode ends in. 1,000 seeded runs of clockwork-siege (the bench's story: battles, upgrades,
-// tickets), with the optimal and the random bot, state digest after every run.
+// tickets), with the optimal and the random bot, state digest after every run. Lean simulations also step in place
+// (StepContext.mutable), so this checks the in-place steps too.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +15,15 @@ const story = Story.parse(JSON.parse(readFileSync(join(import.meta.dirname, '../
 function digests(bot: 'optimal' | 'random', seed: number, runs: number, lean: boolean): string[] {
   const sim = new Simulation(story, { runs, seed, bot, lean });
   const out: string[] = [];
+  const states = [];
   for (let i = 0; i < runs; i++) {
     sim.playRun();
     out.push(stateDigest(sim.state));
+    states.push(sim.state);
   }
+  // A lean simulation changes the run's state in place while it plays (StepContext.mutable), never a state it has
+  // handed out: every state seen after a run still has its digest.
+  expect(states.map((s) => stateDigest(s))).toEqual(out);
   return out;
 }
 

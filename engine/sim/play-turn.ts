@@ -3,7 +3,7 @@
 import { decideScripted } from '../brain/scripted.js';
 import type { TurnEvent } from '../run/events.js';
 import type { GameState } from '../run/state.js';
-import { step, type StepResult } from '../run/step.js';
+import { step, type StepContext, type StepResult } from '../run/step.js';
 import type { Story } from '../story/format.js';
 
 export type PlayerInput = {
@@ -13,7 +13,8 @@ export type PlayerInput = {
   selected_character_ids?: string[];
 };
 
-export function scriptedTurn(state: GameState, story: Story, input: PlayerInput, now: number, lean = false): { event: TurnEvent; result: StepResult } {
+/** `lean` and `mutable`: see StepContext. */
+export function scriptedTurn(state: GameState, story: Story, input: PlayerInput, now: number, lean = false, mutable = false): { event: TurnEvent; result: StepResult } {
   const decision = decideScripted({ story, state, transcription: input.transcription, is_starting_dialogue: input.is_starting_dialogue, input_id: input.input_id });
   const event: TurnEvent = {
     type: 'turn',
@@ -23,5 +24,8 @@ export function scriptedTurn(state: GameState, story: Story, input: PlayerInput,
     decision,
     ...(input.selected_character_ids ? { selected_character_ids: input.selected_character_ids } : {}),
   };
-  return { event, result: step(state, event, { now, story, ...(lean ? { lean } : {}) }) };
+  const ctx: StepContext = { now, story };
+  if (lean) ctx.lean = true;
+  if (mutable) ctx.mutable = true;
+  return { event, result: step(state, event, ctx) };
 }

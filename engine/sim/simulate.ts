@@ -5,7 +5,7 @@ import { rankToLetter } from '../rules/rank.js';
 import type { PlayLanguage } from '../schema/enums.js';
 import type { GameEvent } from '../run/events.js';
 import { currentMoment, currentRun, initialState, type GameState } from '../run/state.js';
-import { step, type StepResult } from '../run/step.js';
+import { step, type StepContext, type StepResult } from '../run/step.js';
 import type { Story } from '../story/format.js';
 import { botUtterance, type BotName } from './bots.js';
 import { scriptedTurn } from './play-turn.js';
@@ -22,7 +22,8 @@ export type SimulateOptions = {
   transcripts?: boolean;
   /**
    * Lean steps (StepContext.lean): the same states without building outputs or effects. On by default unless
-   * transcripts are kept (they record the outputs).
+   * transcripts are kept (they record the outputs). Without an onTurn hook, a lean simulation's turns also change the
+   * run's state in place (StepContext.mutable): `state` is changed while a run plays, never after playRun returns.
    */
   lean?: boolean;
   onRun?: (index: number, summary: RunSummary, transcript: TranscriptLine[] | null) => void;
@@ -52,6 +53,17 @@ export type SimulationReport = {
 
 const USER = 'sim-player';
 
+/** A copy of the state whose arrays and records are its own (rows are shared: steps replace rows, never change them). */
+function ownCopy(s: GameState): GameState {
+  const c = { ...s } as Record<string, unknown>;
+  for (const k in c) {
+    const v = c[k];
+    if (Array.isArray(v)) c[k] = v.slice();
+    else if (k !== 'run' && v !== null && typeof v === 'object') c[k] = { ...v };
+  }
+  return c as GameState;
+}
+
 /** Runs one simulation; `report()` can be called at any time (e.g. for a progress view). */
 export class Simulation {
   readonly story: Story;
@@ -63,6 +75,8 @@ export class Simulation {
   #now = Date.UTC(2026, 0, 1);
   #ticketsEarned = 0;
   readonly #lean: boolean;
+  /** Turns change the state in place (see SimulateOptions.lean). */
+  readonly #mutable: boolean;
 
   constructor(story: Story, opts: SimulateOptions) {
     this.story = story;
@@ -71,10 +85,11 @@ export class Simulation {
     this.#r = new SeededRandom(opts.seed ^ 0xa5a5a5a5);
     this.coverage = newCoverage(story);
     this.#lean = !opts.transcripts && opts.lean !== false;
+    this.#mutable = this.#lean && !opts.onTurn;
   }
 
-  #ctx(): { now: number; story: Story; lean?: boolean } {
-    return { now: this.#now, story: this.story, ...(this.#lean ? { lean: true } : {}) };
+  #ctx(): StepContext {
+    return this.#lean ? { now: this.#now, story: this.story, lean: true } : { now: this.#now, story: this.story };
   }
 
   get done(): number {
@@ -100,6 +115,8 @@ export class Simulation {
     if (!created.ok) throw new Error(`run.create failed: ${created.error.message}`);
     this.#apply(create, created, log);
     recordCoverage(this.coverage, this.state, null);
+    // This run's turns change a copy only this run holds: states handed out before stay as they were.
+    if (this.#mutable) this.state = ownCopy(this.state);
     const maxTurns = this.opts.maxTurnsPerRun ?? 500;
     let turns = 0;
     let aborted = false;
@@ -113,7 +130,7 @@ export class Simulation {
         break;
       }
       const pm = currentMoment(this.state);
-      const before = this.state;
+      const beforeRunId = this.state.run?.id;
       const start = !pm?.is_started;
       if (!start) this.opts.onTurn?.(this.state);
       const u = start ? { text: '' } : botUtterance(this.opts.bot, this.state, this.story, this.#r);
@@ -121,9 +138,9 @@ export class Simulation {
       const { event, result } = scriptedTurn(this.state, this.story, {
         input_id: this.#r.uuid(), transcription: u.text, is_starting_dialogue: start,
         ...(u.selected_character_ids ? { selected_character_ids: u.selected_character_ids } : {}),
-      }, this.#now, this.#lean);
+      }, this.#now, this.#lean, this.#mutable);
       if (!this.#apply(event, result, log)) throw new Error(`turn failed: ${result.ok ? '' : result.error.message}`);
-      recordCoverage(this.coverage, this.state, before);
+      recordCoverage(this.coverage, this.state, beforeRunId);
       if (!start) turns++;
     }
     const run = currentRun(this.state);

@@ -1,7 +1,9 @@
 // Start-up peak and idle memory of `looptale serve` (#14): the whole process tree's RSS (the server, its worker
 // threads, and its children such as pocketsphinx or esbuild), sampled every 100 ms from spawn until /healthz answers
-// and then while idle. Fresh temporary DATA_DIR (PGlite), default configuration. Medians of BENCH_MEMORY_RUNS runs (3);
-// BENCH_MEMORY_IDLE_S seconds idle (20). BENCH_SERVER_ROOT runs another checkout (a baseline) the same way.
+// and then while idle. Default configuration, PGlite in a fresh temporary DATA_DIR (first start: the database is
+// created and the stories seeded), then a second start on that same DATA_DIR (restart: what a server usually does).
+// Medians of BENCH_MEMORY_RUNS runs (3); BENCH_MEMORY_IDLE_S seconds idle (20). BENCH_SERVER_ROOT runs another checkout
+// (a baseline) the same way.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -41,9 +43,8 @@ function freePort(): Promise<number> {
 
 type Sample = { ready_s: number; peak_mib: number; idle_mib: number; idle_main_mib: number };
 
-async function once(idleS: number): Promise<Sample> {
+async function once(idleS: number, dataDir: string): Promise<Sample> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'looptale-bench-mem-'));
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   const child = spawn(process.execPath, ['bin/looptale.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
@@ -69,7 +70,6 @@ async function once(idleS: number): Promise<Sample> {
   } finally {
     child.kill('SIGTERM');
     await exited;
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -79,12 +79,24 @@ export async function run(): Promise<Record<string, unknown>> {
   const runs = Number(process.env.BENCH_MEMORY_RUNS ?? 3);
   const idleS = Number(process.env.BENCH_MEMORY_IDLE_S ?? 20);
   const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) samples.push(await once(idleS));
+  const restarts: Sample[] = [];
+  for (let i = 0; i < runs; i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'looptale-bench-mem-'));
+    try {
+      samples.push(await once(idleS, dataDir));
+      restarts.push(await once(idleS, dataDir));
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
   return {
     root: ROOT,
     idle_s: idleS,
     startup_peak_rss_mib: median(samples.map((s) => s.peak_mib)),
     idle_rss_mib: median(samples.map((s) => s.idle_mib)),
+    restart_peak_rss_mib: median(restarts.map((s) => s.peak_mib)),
+    restart_idle_rss_mib: median(restarts.map((s) => s.idle_mib)),
     samples,
+    restarts,
   };
 }

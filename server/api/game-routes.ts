@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { launchState } from '../../engine/catalogue/launch.js';
 import { rankToLetter } from '../../engine/rules/rank.js';
 import { bestRankOf, runCount, type GameState } from '../../engine/run/state.js';
-import { gameView, momentView, ticketCards } from '../../engine/run/views.js';
+import { gameView, momentView, storyGraph, ticketCards } from '../../engine/run/views.js';
 import { PlayLanguage } from '../../engine/schema/enums.js';
-import { GameView, MomentView, TicketCards } from '../../engine/schema/views.js';
+import { GameView, type ImageDetails, MomentView, StoryGraph, TicketCards } from '../../engine/schema/views.js';
 import { DialogueEntry, PermanentCharacter, PermanentCharacterItem, PlayerStory, TicketWithStory } from '../../engine/schema/player.js';
 import { toJsonl } from '../../engine/sim/transcript.js';
 import type { RouteModule } from '../http/app.js';
@@ -94,7 +94,21 @@ export function gameRoutes(deps: { play: GameService; store: GameStorePort; stor
         const { state, story } = await currentRunState(user?.id ?? '', params.id);
         const v = gameView(state, story);
         if (!v) throw notFound('This run has no current moment.');
-        return v;
+        // Story files name their media relative to themselves: the view carries public URLs, as the catalogue does.
+        const url = (path: string) => publicImageUrl(services.config, story.id, path);
+        const details = (d: ImageDetails[]) => d.map((x) => ({ ...x, media_url: url(x.media_url) }));
+        return {
+          ...v, place_image_details: details(v.place_image_details), moment_image_details: details(v.moment_image_details),
+          character_image_details: details(v.character_image_details),
+          card_images: Object.fromEntries(Object.entries(v.card_images).map(([id, path]) => [id, url(path)])),
+        };
+      });
+    route(app, { method: 'GET', url: '/api/player-stories/:id/story-graph', summary: "The run so far as moment nodes (the game screen's story graph)", tags: ['game'], auth: 'user', params: Id, response: StoryGraph },
+      async ({ params, user }) => {
+        const { state, story } = await currentRunState(user?.id ?? '', params.id);
+        const g = storyGraph(state, story);
+        if (!g) throw notFound('This run has no current moment.');
+        return g;
       });
     route(app, { method: 'GET', url: '/api/player-stories/:id/moment-view', summary: 'The current moment of the run', tags: ['game'], auth: 'user', params: Id, response: MomentView },
       async ({ params, user }) => {

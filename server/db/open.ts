@@ -4,7 +4,7 @@ import { migrate, migrationStatus, SchemaBehindError } from './migrate.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
-type DbConfig = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & { MIGRATE_ON_START?: boolean };
+type DbConfig = Pick<Config, 'DATABASE_URL' | 'DATA_DIR' | 'DATABASE_POOL_SIZE'> & { MIGRATE_ON_START?: boolean; PGLITE_SHARED_BUFFERS?: string };
 
 /**
  * Opens the configured database and brings its schema up to date (MIGRATE_ON_START, the default). With
@@ -34,5 +34,5 @@ export async function openDb(config: DbConfig): Promise<Db> {
 
 /** Opens the configured database as it is, schema untouched (`looptale db status` and `db migrate`). */
 export function connectDb(config: DbConfig): Promise<Db> {
-  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openPglite(config.DATA_DIR);
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : openPglite(config.DATA_DIR, { sharedBuffers: config.PGLITE_SHARED_BUFFERS });
 }

@@ -1,7 +1,7 @@
 // Worker-thread side of server/db/pglite.ts: the embedded PostgreSQL (PGlite, WASM) runs here, so its query execution
 // and file I/O never block the server's event loop. Plain JavaScript: Node starts it as is, without the TypeScript
 // loader (a worker does not inherit it, and it would cost start-up time and memory for a few lines).
-// Messages: { id, op: 'open', dataDir } | { id, op: 'query', sql, params } | { id, op: 'exec', sql } | { id, op: 'close' }.
+// Messages: { id, op: 'open', dataDir, settings } | { id, op: 'query', sql, params } | { id, op: 'exec', sql } | { id, op: 'close' }.
 // Each gets exactly one reply { id, ok: true, rows, affected } or { id, ok: false, error } (error: message, name and
 // the database's fields such as code and detail). Requests are served one at a time, in order.
 import { parentPort } from 'node:worker_threads';
@@ -63,7 +63,9 @@ async function handle(m) {
   switch (m.op) {
     case 'open': {
       // relaxedDurability off: every commit is flushed before it is acknowledged.
-      db = m.dataDir === null ? new PGlite() : new PGlite(m.dataDir, { relaxedDurability: false });
+      // settings: PostgreSQL parameters given at start (-c name=value), e.g. shared_buffers.
+      const startParams = [...PGlite.defaultStartParams, ...Object.entries(m.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+      db = m.dataDir === null ? new PGlite({ startParams }) : new PGlite(m.dataDir, { relaxedDurability: false, startParams });
       await db.waitReady;
       // Prepared statements (the commit's few shapes) use one generic plan instead of planning each execution.
       await db.exec('SET plan_cache_mode = force_generic_plan');

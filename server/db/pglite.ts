@@ -1,13 +1,14 @@
 // Embedded PostgreSQL (PGlite, WASM) in DATA_DIR, run in a worker thread (pglite-worker.js): its query execution and
 // file I/O happen beside the event loop, never on it. One connection: queries and transactions are serialised by a
 // queue here. A lock file keeps a second server process off the same data directory.
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryOptions, Row } from './db.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
 
-type Request = { op: 'open'; dataDir: string | null } | { op: 'query'; sql: string; params: readonly unknown[]; prepare?: boolean } | { op: 'exec'; sql: string } | { op: 'close' };
+type Request = { op: 'open'; dataDir: string | null; settings: Record<string, string> } | { op: 'query'; sql: string; params: readonly unknown[]; prepare?: boolean } | { op: 'exec'; sql: string } | { op: 'close' };
 type Reply = { id: number; ok: true; rows: Row[]; affected: number } | { id: number; ok: false; error: { message: string; name: string } & Record<string, unknown> };
 
 /** A database error from the worker, with the fields PostgreSQL gave it (code, detail, constraint...). */
@@ -17,6 +18,12 @@ export class PgliteError extends Error {
     for (const [k, v] of Object.entries(fields)) if (k !== 'message' && k !== 'stack') (this as unknown as Record<string, unknown>)[k] = v;
   }
 }
+
+/**
+ * PostgreSQL's buffer cache in PGlite's WASM memory, all of it resident from the start (PostgreSQL's default, 128 MB,
+ * is for a dedicated machine). The server's working set is far smaller, and the OS page cache still holds the files.
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
 
 function startWorker(): { call: (req: Request) => Promise<{ rows: Row[]; affected: number }>; stop: () => Promise<void> } {
   // execArgv: [] so a parent started through a loader (tsx, test runners) does not load it again in the thread.
@@ -60,7 +67,36 @@ function startWorker(): { call: (req: Request) => Promise<{ rows: Row[]; affecte
   };
 }
 
-export async function openPglite(dataDir: string | null): Promise<Db> {
+/**
+ * Creates the data directory `path` when it holds no database yet, in a child process (pglite-initdb.js: PGlite would
+ * otherwise keep initdb's ~450 MB for as long as the server runs). It is built beside `path` and renamed into place, so
+ * a start killed half-way leaves no half-made database behind. The caller holds the data directory's lock.
+ */
+async function createDataDir(path: string): Promise<void> {
+  if (existsSync(join(path, 'PG_VERSION'))) return;
+  // A non-empty directory without PG_VERSION is not ours to replace: PGlite's own start-up handles it as before.
+  if (existsSync(path) && readdirSync(path).length > 0) return;
+  const tmp = `${path}.initdb`;
+  rmSync(tmp, { recursive: true, force: true });
+  const stderr: string[] = [];
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [new URL('./pglite-initdb.js', import.meta.url).pathname, tmp], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0 || !existsSync(join(tmp, 'PG_VERSION'))) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`could not create the database in ${path} (initdb exited with ${code}): ${stderr.join('').trim().slice(-1000)}`);
+  }
+  if (existsSync(path)) rmSync(path, { recursive: true, force: true }); // empty (checked above)
+  renameSync(tmp, path);
+}
+
+/** PGlite's memory settings (PostgreSQL defaults are for a dedicated machine: shared_buffers 128 MB). */
+export type PgliteOptions = { sharedBuffers?: string };
+
+export async function openPglite(dataDir: string | null, opts: PgliteOptions = {}): Promise<Db> {
   let lock: DirLock | null = null;
   let path: string | null = null;
   if (dataDir !== null) {
@@ -68,10 +104,16 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
     mkdirSync(dir, { recursive: true });
     lock = acquireDirLock(dir);
     path = join(dir, 'pglite');
+    try {
+      await createDataDir(path);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
   }
   const w = startWorker();
   try {
-    await w.call({ op: 'open', dataDir: path });
+    await w.call({ op: 'open', dataDir: path, settings: { shared_buffers: opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS } });
   } catch (e) {
     await w.stop();
     lock?.release();

@@ -103,3 +103,65 @@ export const LANTERN_WIN = [
   "The ferryman's cottage", 'Nell, take the rope, and we all push on three!', "It's Wren, she covers the lamp to protect the seals",
   'Yes, thank you', 'Give the storm lantern to Nell', "We'll shade the side facing the rocks, so the seals can sleep",
 ] as const;
+
+/** A line, or a defence whose line depends on whom the opponent strikes (the character's caption names the target). */
+export type PlanStep = string | { defend: Record<string, string> };
+
+/** The Clockwork Siege's winning plan (fixtures/stories/clockwork-siege/win.en.testplan): rank B. */
+export const CLOCKWORK_DEFEND = { Tam: 'Tam, dodge into the shadows!', Orla: 'Orla, parry precisely!', Ferrule: 'Ferrule, brace, mighty as thunder!' };
+export const CLOCKWORK_WIN: readonly PlanStep[] = [
+  'How do the walls work?', 'How do we rewind the clock?', 'Who is attacking us?', 'Yes, wake him up', 'Through the foundry',
+  'Yes, come along, Captain', 'Ferrule, hard, I bet one', 'It is the escapement', 'Give the chime hammer to Ferrule',
+  'Clear the scrap out of the gears!',
+  // index 10: the Assemble moment
+  'Orla, Tam and Ferrule',
+  // index 11: the battle
+  'Ferrule, crush the Margravine!', { defend: CLOCKWORK_DEFEND }, 'Orla, strike the knight precisely!', { defend: CLOCKWORK_DEFEND },
+  'Tam, strike the hound from the shadows!',
+  'Tick tock, heave together!',
+];
+export const CLOCKWORK_ASSEMBLE_AT = 10;
+export const CLOCKWORK_BATTLE_AT = 11;
+
+/** Plays plan steps the way playTyped plays lines; a defence picks its line by the name in the character's caption. */
+export async function playPlan(page: Page, steps: readonly PlanStep[]): Promise<Screen> {
+  for (const step of steps) {
+    const s = await settle(page);
+    if (s !== 'in_game') throw new Error(`the run ended before ${JSON.stringify(step)} (${s})`);
+    let line: string;
+    if (typeof step === 'string') line = step;
+    else {
+      const said = (await page.locator('[data-testid="caption-character"]').textContent()) ?? '';
+      const target = Object.keys(step.defend).find((name) => said.includes(name));
+      if (!target) throw new Error(`no defender named in "${said}"`);
+      line = step.defend[target] ?? '';
+    }
+    await typeLine(page, line);
+  }
+  return settle(page);
+}
+
+/**
+ * Records, from page load on, the texts every watched element showed (overlays, banners, indicators), so a test can
+ * assert on overlays that the driver taps away or that last a few seconds. Read with seenTexts(page).
+ */
+export const WATCH_SCRIPT = `(() => {
+  const ids = ['award-overlay', 'forging-overlay', 'notification', 'upgrade-banner', 'assemble-banner', 'battle-indicator',
+    'golden-ticket-popup', 'error-dialog', 'connection-overlay', 'caption-hint'];
+  const seen = {};
+  window.__seen = seen;
+  const look = () => {
+    for (const id of ids) {
+      for (const el of document.querySelectorAll('[data-testid="' + id + '"]')) {
+        const t = (el.textContent || '').trim();
+        const list = seen[id] || (seen[id] = []);
+        if (!list.includes(t)) list.push(t);
+      }
+    }
+  };
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+})();`;
+
+export async function seenTexts(page: Page): Promise<Record<string, string[]>> {
+  return page.evaluate(() => (window as unknown as { __seen: Record<string, string[]> }).__seen);
+}

@@ -100,6 +100,9 @@ describe('the game screen, typed', () => {
     // The replayed input was applied once: the player's line is in the history once.
     expect(dialogue.split('When does the light go dark?').length - 1).toBe(1);
     expect(await page.locator('[data-testid="caption-player"]').textContent()).toContain('When does the light go dark?');
+    // ...and counted once: the server's interaction count is that of one turn.
+    const view = (await (await fetch(`${h.url}/api/player-stories/${runId}/game-view`, { headers: { authorization: `Bearer ${account.session.access_token}` } })).json()) as { loop_current_number_of_interactions: number };
+    expect(view.loop_current_number_of_interactions).toBe(1);
     await page.close();
   }, 120_000);
 

@@ -6,7 +6,7 @@ import type { StoryProgress } from '../../catalogue/progress.js';
 import type { GraphLayout } from '../../story/graph-layout.js';
 import type { PlayLanguage } from '../../schema/enums.js';
 import type { DialogueEntry, PermanentCharacter, PermanentCharacterItem, PlayerStory, TicketWithStory } from '../../schema/player.js';
-import type { CatalogueStory, GameView, MomentView, StaticCatalogue, TicketCards } from '../../schema/views.js';
+import type { CatalogueStory, GameView, MomentView, StaticCatalogue, StoryGraph, TicketCards } from '../../schema/views.js';
 
 /** What this client needs of a fetch Response: Node's and the browser's both fit. */
 export interface ResponseLike {
@@ -202,6 +202,11 @@ export class Api {
       if (e instanceof ApiError && (e.status === 404 || e.status === 409)) return null;
       throw e;
     }
+  }
+
+  /** The run so far as moment nodes (the game screen's story graph). */
+  runGraph(playerStoryId: string): Promise<StoryGraph> {
+    return this.request('GET', `/api/player-stories/${encodeURIComponent(playerStoryId)}/story-graph`);
   }
 
   momentView(playerStoryId: string): Promise<MomentView> {

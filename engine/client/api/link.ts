@@ -15,6 +15,14 @@ export type Outgoing = { readonly input: UserInput; readonly audio?: Uint8Array 
 
 type Waiter = { inputId: string; resolve: (r: TurnResult) => void };
 
+/**
+ * Fresh access tokens of the session (the web app: supabase-js's TOKEN_REFRESHED). The link hands each one to the
+ * server over its open socket (ACCESS_TOKEN), which otherwise closes the socket when its first token expires.
+ */
+export type TokenRefreshes = { subscribe(listener: (accessToken: string) => void): () => void };
+
+export type LinkOptions = { tokenRefreshes?: TokenRefreshes };
+
 export class Link {
   #state: Connection<Outgoing> = initialConnection();
   #socket: GameSocket | null = null;
@@ -25,14 +33,17 @@ export class Link {
   /** A GAME_OUTPUT that answers no turn in flight (a replay's late answer): the screen applies it once, or ignores it. */
   onUnsolicited: ((kind: string, payload: unknown) => void) | null = null;
 
-  private constructor(readonly connect: () => Promise<GameSocket>, clock: Clock) {
+  #unsubscribeTokens: (() => void) | null = null;
+
+  private constructor(readonly connect: () => Promise<GameSocket>, clock: Clock, opts: LinkOptions) {
     this.#timers = new TimerHost(clock, (key) => this.#timerFired(key));
+    this.#unsubscribeTokens = opts.tokenRefreshes?.subscribe((token) => this.sendAccessToken(token)) ?? null;
   }
 
   /** Opens the first connection; failing to open it is an error (no retry before anything was played). */
-  static async open(connect: () => Promise<GameSocket>, clock: Clock): Promise<Link> {
-    const link = new Link(connect, clock);
+  static async open(connect: () => Promise<GameSocket>, clock: Clock, opts: LinkOptions = {}): Promise<Link> {
     const socket = await connect();
+    const link = new Link(connect, clock, opts);
     link.#dispatch({ type: 'connect', hasSession: true }, socket);
     return link;
   }
@@ -41,10 +52,20 @@ export class Link {
    * A link that opens in the background: status 'connecting' (shown as 'Reconnecting...') until the first socket is
    * up, then retries like any dropped connection. What the browser uses, so a slow start never blanks the screen.
    */
-  static start(connect: () => Promise<GameSocket>, clock: Clock): Link {
-    const link = new Link(connect, clock);
+  static start(connect: () => Promise<GameSocket>, clock: Clock, opts: LinkOptions = {}): Link {
+    const link = new Link(connect, clock, opts);
     link.#dispatch({ type: 'connect', hasSession: true });
     return link;
+  }
+
+  /**
+   * Hands a refreshed access token to the server over the open socket, so that it stays open past the expiry of the
+   * token it was opened with. Without an open socket there is nothing to do: the next one opens with the session's
+   * current token (`connect`).
+   */
+  sendAccessToken(accessToken: string): void {
+    const s = this.#socket;
+    if (s?.isOpen) s.sendAccessToken(accessToken);
   }
 
   get status(): ConnectionStatus {
@@ -77,6 +98,8 @@ export class Link {
   }
 
   close(): Promise<void> {
+    this.#unsubscribeTokens?.();
+    this.#unsubscribeTokens = null;
     const socket = this.#socket;
     this.#dispatch({ type: 'disconnect' });
     this.#timers.clear();

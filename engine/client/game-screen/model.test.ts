@@ -19,7 +19,7 @@ function view(over: Partial<GameView> = {}): GameView {
     loop_status: 'loopStatusOnGoing', best_rank: null, background_rgba_color: 'rgba(0,0,0,1)', text_rgba_color: 'rgba(255,255,255,1)',
     control_rgba_color: 'rgba(255,200,0,1)', place_image_details: [], moment_image_details: [], character_image_details: [],
     do_not_display_character: false, battle_opponent_characters: [], enrolled_characters: [], player_items: [],
-    is_moment_complete: false, battle_phase: 'initial', ...over,
+    is_moment_complete: false, battle_phase: 'initial', max_number_of_characters: null, card_images: {}, ...over,
   };
 }
 

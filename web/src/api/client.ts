@@ -36,4 +36,20 @@ export function getAccessToken(): string | null {
   return accessToken;
 }
 
+const refreshListeners = new Set<(token: string) => void>();
+
+/** supabase-js refreshed the session's access token (TOKEN_REFRESHED): open game sockets hand it to the server. */
+export function accessTokenRefreshed(token: string): void {
+  accessToken = token;
+  for (const l of refreshListeners) l(token);
+}
+
+/** Token refreshes, for the game screen's realtime link (realtime.ts). */
+export const tokenRefreshes = {
+  subscribe(listener: (token: string) => void): () => void {
+    refreshListeners.add(listener);
+    return () => refreshListeners.delete(listener);
+  },
+};
+
 export const api = new Api(SERVER_URL, null, { fetch: (url, init) => window.fetch(url, init), getToken: getAccessToken });

@@ -2,7 +2,7 @@
 // apart from client.ts so that only the game screen's chunk carries the protocol codec and its schemas.
 import { Link } from '../../../engine/client/api/link.js';
 import { GameSocket } from '../../../engine/client/api/socket.js';
-import { browserClock, getAccessToken, newId, SERVER_URL } from './client.js';
+import { browserClock, getAccessToken, newId, SERVER_URL, tokenRefreshes } from './client.js';
 
 /** A GameSocket on the browser's WebSocket, for the current session. */
 export function connectGameSocket(): Promise<GameSocket> {
@@ -11,7 +11,10 @@ export function connectGameSocket(): Promise<GameSocket> {
   return GameSocket.open(SERVER_URL, token, (url) => new WebSocket(url), { clock: browserClock, newId, keepAudio: false });
 }
 
-/** The game screen's realtime link: opens in the background, retries every 5 s (50 times), replays the pending input. */
+/**
+ * The game screen's realtime link: opens in the background, retries every 5 s (50 times), replays the pending input,
+ * and hands each refreshed access token to the server (ACCESS_TOKEN) so the socket outlives its first token.
+ */
 export function openGameLink(): Link {
-  return Link.start(connectGameSocket, browserClock);
+  return Link.start(connectGameSocket, browserClock, { tokenRefreshes });
 }

@@ -3,7 +3,7 @@
 // is known (the full-page spinner); the access token goes to the API client on every change (refreshes included).
 import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { useSyncExternalStore } from 'react';
-import { setAccessToken } from '../api/client.js';
+import { accessTokenRefreshed, setAccessToken } from '../api/client.js';
 import { auth, openedFromAuthLink as fromUrl } from './auth-client.js';
 
 export type SessionState =
@@ -34,7 +34,9 @@ function stateOf(session: Session | null): SessionState {
 }
 
 auth.onAuthStateChange((event, session) => {
-  setAccessToken(session?.access_token ?? null);
+  // A refresh also goes to the open game socket, which the server closes when its first token expires otherwise.
+  if (event === 'TOKEN_REFRESHED' && session) accessTokenRefreshed(session.access_token);
+  else setAccessToken(session?.access_token ?? null);
   const before = snapshot.state.status;
   const state = stateOf(session);
   const cameBack = state.status === 'signed_in' && (before === 'signed_out' || (before === 'loading' && event === 'SIGNED_IN' && fromUrl));

@@ -1,7 +1,7 @@
 // The game menu (game spec §2): slides up over the whole screen, with its opening and closing sounds; Loop Number,
 // the remaining-interactions ring (remaining / maximum), Highest Rank, 'End Current Run' (confirmed with the spec's
 // text), and the Characters and Items lists with their empty texts.
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { rankLetterOrDefault } from '../../../engine/catalogue/rank-letter.js';
 import { remainingInteractions } from '../../../engine/catalogue/display.js';
 import { END_RUN_CONFIRM, MENU_TEXT } from '../../../engine/client/game-screen/menu-text.js';
@@ -9,6 +9,9 @@ import type { PlayModel } from '../../../engine/client/game-screen/model.js';
 import type { GameSession } from './game-session.js';
 import { GAME_TEXT } from './game-text.js';
 import './game-menu.css';
+
+// The story graph is read and drawn only when the menu opens: its code and data stay out of /game's first load.
+const StoryGraph = lazy(() => import('./story-graph.js'));
 
 function Ring({ remaining, max }: { remaining: number; max: number }) {
   const r = 26;
@@ -20,6 +23,14 @@ function Ring({ remaining, max }: { remaining: number; max: number }) {
       <circle cx="32" cy="32" r={r} className="ring__value" strokeDasharray={`${c * frac} ${c}`} transform="rotate(-90 32 32)" />
       <text x="32" y="37" textAnchor="middle" className="ring__text">{remaining}</text>
     </svg>
+  );
+}
+
+function Avatar({ url, text, item = false }: { url: string | undefined; text: string; item?: boolean }) {
+  return (
+    <span className={`menu-entry__avatar${item ? ' menu-entry__avatar--item' : ''}`} aria-hidden="true">
+      {url ? <img src={url} alt="" loading="lazy" /> : text.charAt(0)}
+    </span>
   );
 }
 
@@ -71,13 +82,18 @@ export function GameMenu({ open, session, m, onClose }: { open: boolean; session
         <div><dt>{MENU_TEXT.highestRank}</dt><dd data-testid="menu-rank">{best ? rankLetterOrDefault(best) : '–'}</dd></div>
       </dl>
       <button type="button" className="game-button game-button--danger game-menu__end" onClick={() => setConfirming(true)}>{MENU_TEXT.endRun}</button>
+      {v ? (
+        <Suspense fallback={null}>
+          <StoryGraph runId={v.player_story_id} version={`${v.blueprint_moment_id}:${m.momentSeq}:${m.interactions}`} />
+        </Suspense>
+      ) : null}
       <section className="game-menu__list" aria-labelledby="menu-characters">
         <h3 id="menu-characters">{MENU_TEXT.characters}</h3>
         {m.team.length === 0 ? <p className="game-menu__empty">{MENU_TEXT.noCharacters}</p> : (
           <ul>
             {m.team.map((c) => (
               <li key={c.id} className="menu-entry" data-testid="menu-character">
-                <span className="menu-entry__avatar" aria-hidden="true">{c.name.charAt(0)}</span>
+                <Avatar url={v?.card_images[c.id]} text={c.name} />
                 <div>
                   <p className="menu-entry__name">{c.name} <small>{c.cardType}</small></p>
                   <p className="menu-entry__meta">{[...c.properties].join(', ')}</p>
@@ -95,7 +111,7 @@ export function GameMenu({ open, session, m, onClose }: { open: boolean; session
           <ul>
             {m.items.map((i) => (
               <li key={i.available_item_id} className="menu-entry" data-testid="menu-item">
-                <span className="menu-entry__avatar menu-entry__avatar--item" aria-hidden="true">{i.available_item_name.charAt(0)}</span>
+                <Avatar url={v?.card_images[i.available_item_id]} text={i.available_item_name} item />
                 <div>
                   <p className="menu-entry__name">{i.available_item_name}</p>
                   <p className="menu-entry__meta">{i.available_item_properties.join(', ')}</p>

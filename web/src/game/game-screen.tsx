@@ -31,7 +31,7 @@ export function GameScreen({ run, storyName, onLeave }: { run: PlayerStory; stor
     <div className="game-screen" data-testid="game-screen" data-sub-screen={screen} style={style}>
       {screen === 'start' ? <StartScreen session={session} m={m} language={language} /> : null}
       {screen === 'in_game' ? <InGame session={session} m={m} /> : null}
-      {screen === 'end_of_moment' ? <EndOfMoment session={session} /> : null}
+      {screen === 'end_of_moment' ? <EndOfMoment session={session} m={m} /> : null}
       {screen === 'game_lost' || screen === 'game_won' ? <GameOver session={session} won={screen === 'game_won'} onRestart={onLeave} /> : null}
       <NotificationBanner m={m} onDismiss={() => session.ctrl.dispatch({ type: 'dismiss_notification' })} />
       <GoldenTicketPopup session={session} m={m} />

@@ -6,6 +6,7 @@ import { cardState, indicatorOf, type PlayModel, visibleTeam } from '../../../en
 import { speakerName } from '../../../engine/client/game-screen/text.js';
 import type { GameSession } from './game-session.js';
 import { CardFan, type FanCard } from './card-fan.js';
+import { AssembleBanner } from './assemble-banner.js';
 import { Captions } from './captions.js';
 import { ControlBar } from './control-bar.js';
 import { GameMenu } from './game-menu.js';
@@ -23,17 +24,17 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
   const team: FanCard[] = visibleTeam(m).map((c) => {
     const s = cardState(m, c.id);
     return {
-      id: c.id, kind: 'character', title: c.name, cardType: c.cardType, burning: s.burning, highlighted: s.highlighted,
+      id: c.id, kind: 'character', title: c.name, image: v?.card_images[c.id], cardType: c.cardType, burning: s.burning, highlighted: s.highlighted,
       lines: [...c.items, ...c.properties].slice(0, 3),
       stats: [{ label: GAME_TEXT.attack, value: String(c.attack) }, { label: GAME_TEXT.health, value: `${Math.max(0, c.health)}/${c.maxHealth}` }],
     };
   });
   const items: FanCard[] = m.items.map((i) => ({
-    id: i.available_item_id, kind: 'item', title: i.available_item_name, lines: i.available_item_properties.slice(0, 2),
+    id: i.available_item_id, kind: 'item', title: i.available_item_name, image: v?.card_images[i.available_item_id], lines: i.available_item_properties.slice(0, 2),
     stats: [{ label: GAME_TEXT.attack, value: `+${i.available_item_attack_bonus}` }, { label: GAME_TEXT.defense, value: `+${i.available_item_defense_bonus}` }],
   }));
   const opponents: FanCard[] = m.opponents.map((o) => ({
-    id: o.opponent_id, kind: 'opponent', title: o.opponent_name,
+    id: o.opponent_id, kind: 'opponent', title: o.opponent_name, image: v?.card_images[o.opponent_id],
     stats: [
       ...(o.current_attack ? [{ label: GAME_TEXT.attack, value: String(o.current_attack) }] : []),
       { label: GAME_TEXT.health, value: `${Math.max(0, o.current_health)}/${o.base_health}` },
@@ -61,6 +62,7 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
       <Visuals places={places} characters={characters} speaking={m.speaking.speaking} />
       <header className="in-game__top">
         <p className="in-game__moment"><span>{v?.moment_type}</span> {v?.moment_name}</p>
+        <AssembleBanner m={m} />
         {indicator ? <p className={`battle-indicator battle-indicator--${indicator.toLowerCase()}`} data-testid="battle-indicator" role="status">{indicator}</p> : null}
         {opponents.length ? <CardFan cards={opponents} flipped label="Opponents" /> : null}
       </header>

@@ -1,0 +1,11 @@
+// The Assemble banner (game spec §4 "Assemble"): 'selected / maxRequired' while an Assemble moment is on screen. The
+// selection is saved live, so the count follows each output; the banner stays for the whole moment.
+import type { PlayModel } from './model.js';
+
+export type AssembleBanner = { selected: number; max: number };
+
+export function assembleBanner(m: Pick<PlayModel, 'view' | 'team'>): AssembleBanner | null {
+  const v = m.view;
+  if (v?.moment_type !== 'Assemble' || v.max_number_of_characters === null) return null;
+  return { selected: m.team.filter((c) => c.selected).length, max: v.max_number_of_characters };
+}
