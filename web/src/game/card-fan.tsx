@@ -66,7 +66,7 @@ export function CardFan({ cards, flipped = false, label, empty }: { cards: reado
       className={`card-fan${flipped ? ' card-fan--flipped' : ''}`}
       role="list"
       aria-label={label}
-      style={{ '--fan-scale': scale, '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-CLOSED_OVERLAP * CARD_WIDTH}px`, '--overlap-open': `${-OPEN_OVERLAP_PX}px` } as CSSProperties}
+      style={{ '--fan-scale': scale, '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-CLOSED_OVERLAP * CARD_WIDTH}px`, '--spread': `${CLOSED_OVERLAP * CARD_WIDTH - OPEN_OVERLAP_PX}px` } as CSSProperties}
     >
       <div className="card-fan__row">
         {n === 0 && empty ? <p className="card-fan__empty">{empty}</p> : null}
@@ -78,7 +78,7 @@ export function CardFan({ cards, flipped = false, label, empty }: { cards: reado
               key={c.id}
               role="listitem"
               className="card-fan__slot"
-              style={{ '--rot': `${rot}deg`, '--lift': `${Math.abs(offset) * 6}px`, zIndex: i + 1 } as CSSProperties}
+              style={{ '--rot': `${rot}deg`, '--lift': `${Math.abs(offset) * 6}px`, '--offset': offset, zIndex: i + 1 } as CSSProperties}
             >
               <TiltCard
                 className={`game-card game-card--${c.kind}${c.burning ? ' is-burning' : ''}${c.highlighted ? ' is-highlighted' : ''}`}
