@@ -7,8 +7,8 @@
 import type { Page } from 'playwright-core';
 import { decodeClientFrame } from '../../engine/protocol/codec.js';
 import { type Account, signUp, startVoiceHarness } from './harness.js';
-import { LANTERN, LANTERN_WIN, openGame } from './game-driver.js';
-import { clipFor, clips, FakeMic, speak } from './voice-driver.js';
+import { LANTERN, LANTERN_WIN, openGame, settle } from './game-driver.js';
+import { type Clip, clipFor, clips, FakeMic, speak } from './voice-driver.js';
 
 export type VoiceTurn = { input_id: string; heard: string; browser_ms: number | null; server_total_ms: number | null };
 
@@ -38,23 +38,37 @@ async function browserLatencies(page: Page): Promise<(number | null)[]> {
   });
 }
 
-/** The server's total of each audio turn of a run, by input id (the run's transcript). */
+/** The server's total of each spoken turn of a run, by input id (the run's transcript; a miss has no line). */
 async function serverTotals(url: string, account: Account, runIds: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const id of runIds) {
     const res = await fetch(`${url}/api/player-stories/${id}/transcript`, { headers: { authorization: `Bearer ${account.session.access_token}` } });
     for (const line of (await res.text()).split('\n').filter(Boolean)) {
-      const l = JSON.parse(line) as { kind: string; audio?: unknown; stages?: Record<string, number>; event?: { input_id?: string } };
+      const l = JSON.parse(line) as { kind: string; stages?: Record<string, number>; event?: { input_id?: string } };
       const total = l.stages?.total;
-      if (l.kind === 'event' && l.audio && l.event?.input_id && total !== undefined) out.set(l.event.input_id, total);
+      if (l.kind === 'event' && l.stages?.stt !== undefined && l.event?.input_id && total !== undefined) out.set(l.event.input_id, total);
     }
   }
   return out;
 }
 
 /**
+ * Speaks a clip and waits for its reply's first audio to start playing (answering sooner would discard that audio:
+ * incoming audio is dropped while the player records). A reply with no audio gives up after 60 s.
+ */
+async function speakAndHear(page: Page, mic: FakeMic, clip: Clip): Promise<{ heard: string }> {
+  // A moment's opening line can still be on its way (IDLE between its GAME_OUTPUT and its audio): let it arrive, so
+  // its audio is not taken for the reply's.
+  await page.waitForTimeout(1500);
+  const played = await page.evaluate(() => performance.getEntriesByName('looptale:first-audio-play').length);
+  const r = await speak(page, mic, clip);
+  await page.waitForFunction((n) => performance.getEntriesByName('looptale:first-audio-play').length > n, played, { timeout: 60_000 }).catch(() => undefined);
+  return r;
+}
+
+/**
  * Speaks `turns` answers (Lantern Keeper's winning plan, again from a new run when one ends); one Chromium. A reply
- * still playing when the next answer is due is skipped (after its first audio started: the figure is unaffected).
+ * still playing when the next answer is due is skipped, once its first audio started (the figure is unaffected).
  */
 export async function voiceLatency(turns: number): Promise<{ turns: VoiceTurn[]; misses: number }> {
   const mic = new FakeMic();
@@ -69,14 +83,18 @@ export async function voiceLatency(turns: number): Promise<{ turns: VoiceTurn[];
     let misses = 0;
     while (heard.length < turns) {
       runs.push(await openGame(page, h.url, LANTERN));
+      // The first reply of a server warms its speech engines up: wait for the opening line's audio.
+      await settle(page);
+      await page.waitForFunction(() => document.querySelector('[data-dialogue-audio] audio') !== null, undefined, { timeout: 90_000 }).catch(() => undefined);
       for (const line of LANTERN_WIN) {
         if (heard.length >= turns) break;
-        const r = await speak(page, mic, clipFor(all, line));
+        const r = await speakAndHear(page, mic, clipFor(all, line));
         heard.push(r.heard);
-        // A miss does not move the run on: say it again (it still counts as a measured turn).
-        if (!r.heard) {
+        // A miss does not move the run on: say it again (it still counts as a measured turn). Its caption is empty or
+        // the audio's length ('[1.0 s]').
+        if (!r.heard || /^\[[\d.]+ s\]$/.test(r.heard)) {
           misses++;
-          if (heard.length < turns) heard.push((await speak(page, mic, clipFor(all, line))).heard);
+          if (heard.length < turns) heard.push((await speakAndHear(page, mic, clipFor(all, line))).heard);
         }
       }
     }
