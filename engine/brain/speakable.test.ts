@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Story } from '../story/format.js';
 import { statesByStage } from '../sim/moment-states.js';
+import { step } from '../run/step.js';
 import { acceptedActions, speakableCoverage } from './coverage.js';
 import { listenCorpus } from './listen-corpus.js';
 import { decides, decideTyped, expand, patternSize, speakable, stageOf } from './speakable.js';
@@ -29,6 +30,19 @@ describe('speakable sentences', () => {
     const a = speakable(siege, stage('Battle at the Great Gate', 'attack'), 'english');
     expect(a.some((p) => p.kind === 'attack' && patternSize(p) > 100)).toBe(true);
     expect(a.some((p) => p.kind === 'defend')).toBe(false);
+  });
+
+  it('has a defence stage for every living fighter, those the bots left out of the team too (Tam Wick), which the engine accepts', () => {
+    const fighters = siegeStages.filter((x) => x.stage.startsWith('defend:')).map((x) => x.stage.slice(7)).sort();
+    expect(fighters).toEqual(['Ferrule', 'Idris Holt', 'Orla Vance', 'Tam Wick']);
+    const tam = stage('Battle at the Great Gate', 'defend:Tam Wick');
+    const team = tam.characters.filter((c) => c.is_selected_in_assemble).map((c) => c.name);
+    expect(team).toContain('Tam Wick');
+    expect(team).toHaveLength(3);
+    const d = decideTyped(siege, tam, 'Tam, dodge into the shadows!');
+    expect(d.battle).toMatchObject({ kind: 'defend', actor_id: tam.characters.find((c) => c.name === 'Tam Wick')?.id, thematic: true });
+    const r = step(tam, { type: 'turn', input_id: '00000000-0000-4000-8000-00000000000d', is_starting_dialogue: false, transcription: 'Tam, dodge into the shadows!', decision: d }, { now: Date.UTC(2026, 0, 2), story: siege });
+    expect(r.ok).toBe(true);
   });
 
   it('keeps only what decides something here, and every level\'s riddle answers at a riddle', () => {

@@ -56,7 +56,8 @@ const STAGE_INPUT_ID = '00000000-0000-4000-8000-00000000000b';
 
 /**
  * One state per stage of every moment where the player speaks, in story order: every stage the bots met, plus a
- * defence for every fighter of the team (the struck character swapped) and a riddle for every level (a bet typed at
+ * defence for every fighter of the team (the struck character swapped), and for every other living fighter (in the
+ * last one's place), and a riddle for every level (a bet typed at
  * the bet stage), which runs meet only by chance.
  */
 export function statesByStage(story: Story, opts: { language?: PlayLanguage; runs?: number; seed?: number } = {}): StageState[] {
@@ -77,6 +78,17 @@ export function statesByStage(story: Story, opts: { language?: PlayLanguage; run
         if (stages.has(k)) continue;
         const strike = { opponent_id: pmD.pending_strike.opponent_id, target_id: c.id };
         stages.set(k, { ...defence, moments: defence.moments.map((x) => (x.id === pmD.id ? { ...x, pending_strike: strike } : x)) });
+      }
+      // A fighter the bots never took into the team (they pick the first ones) is struck in a team where it takes the
+      // last one's place: a team the player could have assembled.
+      const team = defence.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0);
+      const last = team[team.length - 1];
+      for (const c of defence.characters.filter((x) => !x.is_selected_in_assemble && x.current_health > 0)) {
+        const k = `defend:${c.name}`;
+        if (stages.has(k) || !last) continue;
+        const strike = { opponent_id: pmD.pending_strike.opponent_id, target_id: c.id };
+        const characters = defence.characters.map((x) => (x.id === c.id ? { ...x, is_selected_in_assemble: true } : x.id === last.id ? { ...x, is_selected_in_assemble: false } : x));
+        stages.set(k, { ...defence, characters, moments: defence.moments.map((x) => (x.id === pmD.id ? { ...x, pending_strike: strike } : x)) });
       }
     }
     const bet = stages.get('bet');

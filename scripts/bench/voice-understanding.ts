@@ -15,7 +15,10 @@
 // the 10 worst confusions, and (BENCH_VU_LATENCY=1) the first reply audio at 1 talker over the real server.
 // Knobs: BENCH_VU_CODE (root of the code under test: a pristine checkout gives the BEFORE figures), BENCH_VU_SETS
 // (tuning,held_out,human), BENCH_VU_STORIES, BENCH_VU_KINDS, BENCH_VU_DUMP (a JSONL file of every judged clip, with
-// the system's features, for tuning), BENCH_VU_NON_ANSWER_VOICES (voices per non-answer and stage; all by default).
+// the system's features, for tuning), BENCH_VU_NON_ANSWER_VOICES (voices per non-answer and stage; all by default),
+// BENCH_VU_QUICK=1 (a quarter-size subset for iterating: one voice per sentence and paraphrase, taken in turn, and a
+// third of the non-answers and sounds at each stage; the figures are for comparing runs, the goals are judged on a
+// full run).
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
@@ -157,12 +160,19 @@ function humanStory(code: Code, base: Story, momentId: string, transcripts: stri
   return code.parseStory(json);
 }
 
-async function runSet(code: Code, u: Understander, set: SetName | 'human', opts: { stories: string[]; kinds: string[]; naVoices: number }): Promise<Judged[]> {
+async function runSet(code: Code, u: Understander, set: SetName | 'human', opts: { stories: string[]; kinds: string[]; naVoices: number; quick: boolean }): Promise<Judged[]> {
   const maker = new ClipMaker();
   const judged: Judged[] = [];
   const jobs: { item: Item; story: Story; state: GameState }[] = [];
   const push = (item: Item, story: Story, state: GameState): void => {
     jobs.push({ item, story, state });
+  };
+  // Quick mode: one voice per text, each in turn (every voice is still heard, on a quarter of the texts).
+  let turn = 0;
+  const voicesFor = (all: readonly (typeof VOICES)[SetName][number][]): (typeof all)[number][] => {
+    if (!opts.quick) return [...all];
+    const v = all[turn++ % all.length];
+    return v ? [v] : [];
   };
   const nonAnswers = loadNonAnswers(SPEECH_DIR);
   for (const slug of opts.stories) {
@@ -195,7 +205,7 @@ async function runSet(code: Code, u: Understander, set: SetName | 'human', opts:
         for (const text of says) {
           const st = mine.find((s) => decides(code.decide(story, s.state, text))) ?? mine[0];
           if (!st) continue;
-          for (const v of voices) push({ set, kind: 'sentence', story: slug, stage: st, voice: v.id, text, means: text, wav: await maker.speak(text, v) }, story, st.state);
+          for (const v of voicesFor(voices)) push({ set, kind: 'sentence', story: slug, stage: st, voice: v.id, text, means: text, wav: await maker.speak(text, v) }, story, st.state);
         }
       }
       // The plans' battle defences, at the defence stage of the character they are for.
@@ -207,7 +217,7 @@ async function runSet(code: Code, u: Understander, set: SetName | 'human', opts:
         const char = story.characters.find((c) => c.name === who || c.aliases.includes(who));
         const st = battle && char ? stages.get(battle.name.en, `defend:${char.name}`) : null;
         if (!st) continue;
-        for (const v of voices) push({ set, kind: 'sentence', story: slug, stage: st, voice: v.id, text: words, means: words, wav: await maker.speak(words, v) }, story, st.state);
+        for (const v of voicesFor(voices)) push({ set, kind: 'sentence', story: slug, stage: st, voice: v.id, text: words, means: words, wav: await maker.speak(words, v) }, story, st.state);
       }
     }
     if (opts.kinds.includes('paraphrases')) {
@@ -218,17 +228,20 @@ async function runSet(code: Code, u: Understander, set: SetName | 'human', opts:
           continue;
         }
         if (!decides(code.decide(story, st.state, d.means))) log(`${slug}: '${d.means}' decides nothing at ${st.key}`);
-        for (const text of d[set]) for (const v of voices) push({ set, kind: 'paraphrase', story: slug, stage: st, voice: v.id, text, means: d.means, wav: await maker.speak(text, v) }, story, st.state);
+        for (const text of d[set]) for (const v of voicesFor(voices)) push({ set, kind: 'paraphrase', story: slug, stage: st, voice: v.id, text, means: d.means, wav: await maker.speak(text, v) }, story, st.state);
       }
     }
     if (opts.kinds.includes('non_answers')) {
-      for (const st of allStages) {
+      allStages.forEach((st, si) => {
         nonAnswers[set].forEach((text, i) => {
+          if (opts.quick && (i + si) % 3 !== 0) return;
           const picked = voices.filter((_, k) => opts.naVoices >= voices.length || (i + k) % voices.length < opts.naVoices);
           for (const v of picked) jobs.push({ item: { set, kind: 'non_answer', story: slug, stage: st, voice: v.id, text, wav: new Uint8Array() }, story, state: st.state });
         });
-        for (const s of SOUNDS) push({ set, kind: 'sound', story: slug, stage: st, voice: 'sound', text: s, wav: maker.sound(s, set) }, story, st.state);
-      }
+        SOUNDS.forEach((s, i) => {
+          if (!opts.quick || (i + si) % 3 === 0) push({ set, kind: 'sound', story: slug, stage: st, voice: 'sound', text: s, wav: maker.sound(s, set) }, story, st.state);
+        });
+      });
     }
   }
   // Non-answer audio is made as it is needed (there are many).
@@ -260,7 +273,8 @@ export async function run(): Promise<Record<string, unknown>> {
   const sets = list('BENCH_VU_SETS', ['tuning', 'held_out', 'human']) as (SetName | 'human')[];
   const stories = list('BENCH_VU_STORIES', STORIES);
   const kinds = list('BENCH_VU_KINDS', ['sentences', 'paraphrases', 'non_answers']);
-  const naVoices = Number(process.env.BENCH_VU_NON_ANSWER_VOICES ?? 99);
+  const quick = process.env.BENCH_VU_QUICK === '1';
+  const naVoices = Number(process.env.BENCH_VU_NON_ANSWER_VOICES ?? (quick ? 1 : 99));
   const began = performance.now();
   const load = os.loadavg()[0] ?? 0;
   const code = await loadCode(root, root === HERE ? 'this checkout' : root);
@@ -269,13 +283,14 @@ export async function run(): Promise<Record<string, unknown>> {
     name: 'voice-understanding',
     code: { root: code.label, commit: code.commit, system: u.name },
     started_at: new Date().toISOString(),
+    ...(quick ? { quick: true } : {}),
     goals: GOALS,
     voices: Object.fromEntries(Object.entries(VOICES).map(([k, v]) => [k, v.map((p) => p.id)])),
   };
   const all: Judged[] = [];
   try {
     for (const set of sets) {
-      const judged = await runSet(code, u, set, { stories, kinds, naVoices });
+      const judged = await runSet(code, u, set, { stories, kinds, naVoices, quick });
       all.push(...judged);
       out[set] = {
         ...report(judged),

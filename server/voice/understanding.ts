@@ -7,7 +7,7 @@
 //      (those whose removal changes it) must fit the audio nearly as well as the loop does, more strictly when the
 //      decision would end the run. A word the model put there for want of better fails.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
@@ -48,6 +48,9 @@ export type Evidence = {
   /** The other decoder's margin. */
   other?: number | null;
   source?: 'grammar' | 'lm';
+  /** What each decoder heard (for the bench and logs). */
+  heard_grammar?: string;
+  heard_lm?: string;
 };
 
 export type UnderstandRequest = { story: Story; state: GameState; language: PlayLanguage; audio: AudioInput };
@@ -81,6 +84,10 @@ export type UnderstandingOptions = {
   weights?: CorpusWeights;
   /** Which decoders run: both (default), or only the exact grammar, or only the language model (for comparisons). */
   decoders?: 'grammar' | 'lm';
+  /** Which words a decision rests on (their fit to the audio is checked). */
+  keyWords?: KeyWordRule;
+  /** Decodes through this function instead of pocketsphinx directly (the bench's cache of decodes). */
+  decode?: typeof decodeOnce;
   log?: Logger;
 };
 
@@ -92,13 +99,23 @@ type Model = DecodeFiles & { key: string; words: Set<string> };
 type Candidate = { text: string; decision: Decision | null; keyWords: string[]; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean };
 type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string> };
 
-/** The words a decision rests on: each word whose removal changes what the brain decides. */
-export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision): number[] {
+/** Which words a decision rests on: `changes`, each word whose removal changes what the brain decides; `naming`,
+ *  those and each word that decides something on its own (a name, a verb: "orla strike dog" targets the hound with or
+ *  without "dog", the default target, yet "dog" may have been heard where "the knight" was said); `content`, those
+ *  and every word but the small words that carry a sentence ("ferrule brace elegant": "elegant" decides nothing and
+ *  changes nothing, yet it was heard where "mighty as thunder", a thematic defence, was said). */
+export type KeyWordRule = 'changes' | 'naming' | 'content';
+
+/** Words that carry a sentence rather than decide it (the generated sentences' and the carriers' small words). */
+const CARRIER_WORDS = new Set(['a', 'an', 'the', 'and', 'to', 'into', 'from', 'like', 'with', 'as', 'of', 'on', 'at', 'in', 'i', "i'll", 'it', 'is', "it's", 'we', 'me', 'my', 'you', 'your', 'please', 'now', 'so', 'okay', 'yes', 'go', "let's", 'think', 'want', 'should', 'take', 'choose', 'give', 'hand', 'carry', 'answer', 'bet']);
+
+/** The words a decision rests on (indexes into `words`), by `rule`. */
+export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision, rule: KeyWordRule = 'changes'): number[] {
   const want = decisionKey(decision);
   const out: number[] = [];
-  words.forEach((_, i) => {
+  words.forEach((w, i) => {
     const without = words.filter((__, j) => j !== i).join(' ');
-    if (decisionKey(decideTyped(story, state, without)) !== want) out.push(i);
+    if (decisionKey(decideTyped(story, state, without)) !== want || (rule === 'naming' && decides(decideTyped(story, state, w))) || (rule === 'content' && !CARRIER_WORDS.has(w))) out.push(i);
   });
   return out;
 }
@@ -155,7 +172,7 @@ export class SpeechUnderstanding {
     const timeoutMs = (this.opts.timeoutMs ?? 5000) + 100 * (compact.length / STT_RATE);
     const [loopFiles, dir] = await Promise.all([phoneLoopFiles(), this.#workDir()]);
     const run = (files: DecodeFiles, lm: boolean, args: string[] | undefined): Promise<BtUtterance[] | null> =>
-      this.#limiter.run(() => decodeOnce(this.#modelDir, files, pcm, { timeoutMs, dir, lm, ...(args ? { args } : {}) }));
+      this.#limiter.run(() => (this.opts.decode ?? decodeOnce)(this.#modelDir, files, pcm, { timeoutMs, dir, lm, ...(args ? { args } : {}) }));
     const [exact, free, loop] = await Promise.all([
       this.opts.decoders === 'lm' ? Promise.resolve(null) : run(grammar, false, undefined),
       // -lw 10 (default 6.5): the model's word orders weigh more than odd acoustic matches (tuning: +4 paraphrases of 260).
@@ -175,14 +192,15 @@ export class SpeechUnderstanding {
     const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
     const pick = a.decision ? a : b;
     const heardText = pick.text || a.text || b.text;
-    if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification });
+    const texts = { heard_grammar: a.text, heard_lm: b.text };
+    if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
     const authored = pick === a && a.authored;
     const t = this.#thresholds;
     const margin = pick.margin ?? -Infinity;
     const strict = endsRun(req.story, pick.decision);
     // Each kind of evidence has its threshold; with several (agreed and authored), the most lenient applies.
     const needed = strict ? (agree ? t.run_ending : Infinity) : Math.min(agree ? t.agreed : Infinity, authored ? t.authored : Infinity, t.alone);
-    const extra = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, agree, authored, other: pick === a ? b.margin : a.margin, source: pick === a ? ('grammar' as const) : ('lm' as const) };
+    const extra = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, agree, authored, other: pick === a ? b.margin : a.margin, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
     if (!(margin >= needed)) return miss('unsure', pick.text, extra);
     return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra };
   }
@@ -192,7 +210,7 @@ export class SpeechUnderstanding {
     const gram = join(dir, `${randomUUID()}.gram`);
     await writeFile(gram, `#JSGF V1.0;\ngrammar align;\npublic <s> = ${text};\n`);
     try {
-      return await this.#limiter.run(() => decodeOnce(this.#modelDir, { gram, dict: model.dict }, pcm, { timeoutMs, dir }));
+      return await this.#limiter.run(() => (this.opts.decode ?? decodeOnce)(this.#modelDir, { gram, dict: model.dict }, pcm, { timeoutMs, dir }));
     } finally {
       await rm(gram, { force: true });
     }
@@ -209,7 +227,7 @@ export class SpeechUnderstanding {
     const decision = decideTyped(req.story, req.state, text);
     if (!decides(decision)) return { ...none, text, verification: v, reason: 'no_decision' };
     const words = text.split(' ');
-    const keys = keyWords(req.story, req.state, words, decision);
+    const keys = keyWords(req.story, req.state, words, decision, this.opts.keyWords);
     // Margins of the key words (the verification lists the hypothesis's words in the same order).
     const fits = v && v.words.length === words.length ? keys.map((i) => v.words[i]?.margin ?? 0) : [];
     const margin = fits.length ? Math.min(...fits) : v ? v.speech : null;
@@ -299,7 +317,8 @@ export function createBenchUnderstander(): Promise<{
   const opts = JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions;
   // A generous deadline by default: the bench measures what is understood, and its latency apart (a decode cut short
   // on a busy machine would count as not caught).
-  const u = new SpeechUnderstanding({ timeoutMs: 120_000, ...opts });
+  const cache = process.env.BENCH_VU_DECODE_CACHE;
+  const u = new SpeechUnderstanding({ timeoutMs: 120_000, ...opts, ...(cache ? { decode: cachedDecode(cache) } : {}) });
   return Promise.resolve({
     name: 'pocketsphinx per request, the stage\'s language model, brain gate, phone-loop verification of the key words',
     async understand(story, state, wav) {
@@ -307,10 +326,40 @@ export function createBenchUnderstander(): Promise<{
       const features: Record<string, number | string | null> = {
         margin: r.margin, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
         key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
+        grammar: r.heard_grammar ?? null, lm: r.heard_lm ?? null,
         ends_run: r.ok || r.reason === 'unsure' ? (endsRun(story, decideTyped(story, state, r.ok ? r.text : r.heard ?? '')) ? 1 : 0) : null,
       };
       return r.ok ? { ok: true, text: r.text, features } : { ok: false, heard: r.heard, reason: r.reason, features };
     },
     close: () => u.close(),
   });
+}
+
+/** The bench's decodes kept on disk (BENCH_VU_DECODE_CACHE=<dir>), keyed by the grammar or model, the dictionary,
+ *  the flags and the audio: a second run that changes only the policy (thresholds, key words) decodes nothing again.
+ *  Only for the bench: a decode depends on nothing else (a fresh process, a fixed dither seed). */
+export function cachedDecode(dir: string): typeof decodeOnce {
+  const hashes = new Map<string, string>();
+  const fileHash = async (path: string): Promise<string> => {
+    let h = hashes.get(path);
+    if (!h) hashes.set(path, (h = createHash('sha256').update(await readFile(path)).digest('hex')));
+    return h;
+  };
+  return async (modelDir, files, pcm, opts) => {
+    const key = createHash('sha256')
+      .update(JSON.stringify([modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
+      .update(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
+    const path = join(dir, key.slice(0, 2), `${key}.json`);
+    try {
+      return JSON.parse(await readFile(path, 'utf8')) as BtUtterance[] | null;
+    } catch {
+      const r = await decodeOnce(modelDir, files, pcm, opts);
+      // A failed decode (null: a deadline on a busy machine) is not kept.
+      if (r) {
+        await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+        await writeFile(path, JSON.stringify(r));
+      }
+      return r;
+    }
+  };
 }

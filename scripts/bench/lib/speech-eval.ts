@@ -39,6 +39,8 @@ export type Judged = {
   ms: number;
   reason: string | null;
   features: Record<string, number | string | null> | null;
+  /** A miss for want of confidence: what taking the words heard would have done. */
+  would?: { outcome: Outcome; got: string; counted: boolean; ends_run: boolean } | null;
 };
 
 /** What a decision does, without the words it echoes; an assemble selection compared as a set. */
@@ -91,7 +93,14 @@ export async function judgeWith(code: Code, u: Understander, item: Item, story: 
     typed_right: typedRight, typed_decides: typedDecides, ms, features: heard.features ?? null,
   };
   if (!heard.ok) {
-    return { ...base, outcome: answer ? 'not_caught' : 'rejected', heard: heard.heard, got: 'not caught', counted: false, ends_run: false, reason: heard.reason };
+    // What taking the words heard would have done (for tuning the thresholds on a dump without decoding again).
+    let would: Judged['would'] = null;
+    if (heard.heard && heard.reason === 'unsure') {
+      const d = code.decide(story, state, heard.heard);
+      const p = play(code, story, state, heard.heard, d);
+      would = { outcome: answer ? (meant && decisionKey(d) === decisionKey(meant) ? 'right' : 'wrong') : 'taken', got: describe(story, state, d), counted: p.counted, ends_run: p.ends };
+    }
+    return { ...base, outcome: answer ? 'not_caught' : 'rejected', heard: heard.heard, got: 'not caught', counted: false, ends_run: false, reason: heard.reason, would };
   }
   const d = code.decide(story, state, heard.text);
   const { counted, ends } = play(code, story, state, heard.text, d);
