@@ -56,6 +56,9 @@ export const VoiceConfigSchema = z.object({
   /** hybrid (default): long-lived processes, and a fresh one per request for what they did not catch; per-request;
    *  long-lived. See server/voice/pocketsphinx.ts. */
   POCKETSPHINX_MODE: z.enum(['hybrid', 'per-request', 'long-lived']).default('hybrid'),
+  /** English understanding: pocketsphinx processes started ahead of the audio (each ~15 MB while it waits; 0: none,
+   *  each decode starts its own). See server/voice/decode.ts StandbyDecoders. */
+  POCKETSPHINX_STANDBY: z.coerce.number().int().min(0).max(16).default(3),
   POCKETSPHINX_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
   POCKETSPHINX_MODEL_DIR: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
 });

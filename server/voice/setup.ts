@@ -92,7 +92,7 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
       sphinx = t;
       closers.push(() => t.close());
       const u = new SpeechUnderstanding({
-        modelDir: config.POCKETSPHINX_MODEL_DIR, concurrency: 2 * config.POCKETSPHINX_POOL_SIZE, timeoutMs: config.POCKETSPHINX_TIMEOUT_MS,
+        modelDir: config.POCKETSPHINX_MODEL_DIR, concurrency: 2 * config.POCKETSPHINX_POOL_SIZE, timeoutMs: config.POCKETSPHINX_TIMEOUT_MS, standby: config.POCKETSPHINX_STANDBY,
         maxSeconds: config.VOICE_MAX_AUDIO_SECONDS, log: log.child({ component: 'stt' }),
       });
       understanding = u;
