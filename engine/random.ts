@@ -20,12 +20,12 @@ const HEX_CODES: readonly number[] = Array.from('0123456789abcdef', (ch) => ch.c
 /** Char codes of one UUID, reused: the string is made from them in one go. */
 const UUID_CODES: number[] = Array.from('xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx', (ch) => ch.charCodeAt(0));
 
-/** Writes `digits` hex digits of v (low digits last) at `at`. */
-function putHex(v: number, at: number, digits: number): void {
-  for (let k = at + digits - 1; k >= at; k--) {
-    UUID_CODES[k] = HEX_CODES[v & 15] as number;
-    v >>>= 4;
-  }
+/** Writes the 4 hex digits of a 16-bit value at `at`. */
+function putHex4(v: number, at: number): void {
+  UUID_CODES[at] = HEX_CODES[(v >>> 12) & 15] as number;
+  UUID_CODES[at + 1] = HEX_CODES[(v >>> 8) & 15] as number;
+  UUID_CODES[at + 2] = HEX_CODES[(v >>> 4) & 15] as number;
+  UUID_CODES[at + 3] = HEX_CODES[v & 15] as number;
 }
 
 export class SeededRandom implements Random {
@@ -71,12 +71,14 @@ export class SeededRandom implements Random {
     const w1 = (((this.nextUint32() ^ (salt?.[1] ?? 0)) >>> 0) & 0xffff0fff | 0x4000) >>> 0;
     const w2 = (((this.nextUint32() ^ (salt?.[2] ?? 0)) >>> 0) & 0x3fffffff | 0x80000000) >>> 0;
     const w3 = (this.nextUint32() ^ (salt?.[3] ?? 0)) >>> 0;
-    putHex(w0, 0, 8);
-    putHex(w1 >>> 16, 9, 4);
-    putHex(w1 & 0xffff, 14, 4);
-    putHex(w2 >>> 16, 19, 4);
-    putHex(w2 & 0xffff, 24, 4);
-    putHex(w3, 28, 8);
+    putHex4(w0 >>> 16, 0);
+    putHex4(w0 & 0xffff, 4);
+    putHex4(w1 >>> 16, 9);
+    putHex4(w1 & 0xffff, 14);
+    putHex4(w2 >>> 16, 19);
+    putHex4(w2 & 0xffff, 24);
+    putHex4(w3 >>> 16, 28);
+    putHex4(w3 & 0xffff, 32);
     // One flat string. Joined from pieces (+ or a template) it would be a rope, and V8 compares ropes by walking
     // their pieces on every ===: ids are compared all the time (rows found by id), so that cost ~1 us per compare.
     return String.fromCharCode.apply(null, UUID_CODES);

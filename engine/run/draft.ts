@@ -82,7 +82,7 @@ export class Draft {
    * Table arrays this draft made (copied on its first write to a table in this step): later writes in the same step
    * change them in place. The input state's arrays are never changed.
    */
-  readonly #own = new Map<string, unknown>();
+  #own: Map<string, unknown> | null = null;
   /** See StepContext.mutable. */
   readonly mutable: boolean;
 
@@ -125,9 +125,9 @@ export class Draft {
    */
   owned<K extends OwnedKey>(key: K): GameState[K] {
     const v = this.state[key];
-    if (this.mutable || this.#own.get(key) === v) return v;
+    if (this.mutable || this.#own?.get(key) === v) return v;
     const copy = (Array.isArray(v) ? v.slice() : { ...v }) as GameState[K];
-    this.#own.set(key, copy);
+    (this.#own ??= new Map()).set(key, copy);
     this.state[key] = copy;
     return copy;
   }

@@ -84,5 +84,8 @@ export function step(state: GameState, event: GameEvent, ctx: StepContext): Step
   }
   const { state: next, effects } = d.finish();
   const run = currentRun(next);
-  return { ok: true, state: next, effects, outputs, ...(run ? { run } : {}), ...(redeemed ? { redeemed } : {}) };
+  const res: StepSuccess = { ok: true, state: next, effects, outputs };
+  if (run) res.run = run;
+  if (redeemed) res.redeemed = redeemed;
+  return res;
 }

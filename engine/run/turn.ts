@@ -37,6 +37,18 @@ function appendModelLine(history: readonly DialogueEntry[], text: string, perfec
   return [...history, { role: 'model', text: t, isPerfectAnswer: perfect, isCacheHit: cacheHit }];
 }
 
+/** appendModelLine(appendPlayerLine(history, playerText), ...) in one copy (playerText null: no player line). */
+function appendTurnLines(history: readonly DialogueEntry[], playerText: string | null, reply: string, perfect: boolean, cacheHit: boolean): DialogueEntry[] {
+  const out = history.slice();
+  if (playerText !== null) {
+    const t = playerText.trim();
+    if (t !== '' && history.length > 0 && history[history.length - 1]?.text !== t) out.push({ role: 'player', text: t, isPerfectAnswer: false, isCacheHit: false });
+  }
+  const r = reply.trim();
+  if (r !== '') out.push({ role: 'model', text: r, isPerfectAnswer: perfect, isCacheHit: cacheHit });
+  return out;
+}
+
 /** Adds the lines a decision used to line_memory (copied only when one changes). */
 function rememberLines(d: Draft, used: Record<string, number>): void {
   const memory = d.state.line_memory;
@@ -82,11 +94,10 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   }
 
   const d0 = ev.decision;
-  const heard = ev.is_starting_dialogue ? pm0.dialogue_history : appendPlayerLine(pm0.dialogue_history, ev.transcription);
   let pm: PlayerMoment = {
     ...pm0,
     is_started: true,
-    dialogue_history: appendModelLine(heard, d0.reply, d0.perfect, d0.cache_hit),
+    dialogue_history: appendTurnLines(pm0.dialogue_history, ev.is_starting_dialogue ? null : ev.transcription, d0.reply, d0.perfect, d0.cache_hit),
     player_facts: d0.facts.length === 0 ? [...pm0.player_facts] : [...pm0.player_facts, ...d0.facts.filter((f) => !pm0.player_facts.includes(f))],
   };
   d.put('player_moments', pm);

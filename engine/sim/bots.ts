@@ -67,6 +67,20 @@ function strongest(s: GameState, list: PlayerCharacter[]): PlayerCharacter[] {
   return [...list].sort((a, b) => (powers.get(b) as number) - (powers.get(a) as number));
 }
 
+/** strongest(s, list)[0] without sorting: the first of the strongest, in list order. */
+function strongestOne(s: GameState, list: PlayerCharacter[]): PlayerCharacter | undefined {
+  let best: PlayerCharacter | undefined;
+  let bestPower = 0;
+  for (const c of list) {
+    const p = power(s, c);
+    if (best === undefined || p > bestPower) {
+      best = c;
+      bestPower = p;
+    }
+  }
+  return best;
+}
+
 function styleWord(story: Story, c: PlayerCharacter | undefined, lang: PlayLanguage): string {
   const tags = story.characters.find((x) => x.id === c?.blueprint_character_id)?.style_tags ?? [];
   const style = story.battle_verbs?.styles.find((s) => tags.includes(s.tag));
@@ -102,7 +116,7 @@ export function botUtterance(bot: BotName, s: GameState, story: Story, r: Random
         const struck = s.characters.find((c) => c.id === pm.pending_strike?.target_id);
         return { text: words(say(v?.defend, lang), styleWord(story, struck, lang)).trim() };
       }
-      const actor = strongest(s, team)[0];
+      const actor = strongestOne(s, team);
       const foes = s.opponents.filter((o) => o.player_moment_id === pm.id && o.current_health > 0).sort((a, b) => a.current_health - b.current_health);
       const foe = bot === 'greedy' ? foes[foes.length - 1] : foes[0];
       return { text: words(actor?.name ?? '', say(v?.attack, lang), foe?.name ?? '', styleWord(story, actor, lang)).trim() };
@@ -127,7 +141,7 @@ export function botUtterance(bot: BotName, s: GameState, story: Story, r: Random
       // The best item, preferably one nobody wears yet (moving an item is allowed too).
       const byValue = [...s.items].sort((a, b) => b.attack_bonus + b.defense_bonus - (a.attack_bonus + a.defense_bonus));
       const item = byValue.find((i) => !s.character_items.some((l) => l.player_item_id === i.id && l.is_equipped)) ?? byValue[0];
-      const who = strongest(s, team)[0];
+      const who = strongestOne(s, team);
       return { text: item && who ? words(item.name, who.name) : talk(m, s, lang, bot, story) };
     }
     case 'Assemble': {
@@ -144,7 +158,7 @@ export function botUtterance(bot: BotName, s: GameState, story: Story, r: Random
       const level = bot === 'greedy' ? levels[levels.length - 1] : levels[0];
       const chosen = levels.find((l) => l.level === bet?.level) ?? level;
       if (bet?.placed) return { text: say(chosen?.answers, lang) };
-      const who = strongest(s, team)[0];
+      const who = strongestOne(s, team);
       const amount = bot === 'greedy' ? u.max_bet : u.min_bet;
       return { text: words(who?.name ?? '', say(chosen?.match, lang), String(amount)) };
     }

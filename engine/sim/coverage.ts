@@ -23,14 +23,19 @@ export function newCoverage(story: Story): Coverage {
 
 const seenMoments = new WeakMap<Coverage, Set<string>>();
 /** Per coverage: moment index by blueprint id, transition index by from -> to (a turn is a few lookups). */
-const indexes = new WeakMap<Coverage, { moments: Map<string, Coverage['moments'][number]>; transitions: Map<string, Coverage['transitions'][number]> }>();
+type CoverageIndex = { moments: Map<string, Coverage['moments'][number]>; transitions: Map<string, Map<string, Coverage['transitions'][number]>> };
+const indexes = new WeakMap<Coverage, CoverageIndex>();
 
-function indexOf(cov: Coverage): { moments: Map<string, Coverage['moments'][number]>; transitions: Map<string, Coverage['transitions'][number]> } {
+function indexOf(cov: Coverage): CoverageIndex {
   let ix = indexes.get(cov);
   if (!ix) {
     ix = { moments: new Map(), transitions: new Map() };
     for (const m of cov.moments) if (!ix.moments.has(m.id)) ix.moments.set(m.id, m);
-    for (const t of cov.transitions) if (!ix.transitions.has(`${t.from}>${t.to}`)) ix.transitions.set(`${t.from}>${t.to}`, t);
+    for (const t of cov.transitions) {
+      let from = ix.transitions.get(t.from);
+      if (!from) ix.transitions.set(t.from, (from = new Map<string, Coverage['transitions'][number]>()));
+      if (!from.has(t.to)) from.set(t.to, t);
+    }
     indexes.set(cov, ix);
   }
   return ix;
@@ -61,7 +66,7 @@ export function recordCoverage(cov: Coverage, after: GameState, beforeRunId: str
         else m.played++;
       }
       if (prev) {
-        const t = ix.transitions.get(`${prev}>${pm.blueprint_moment_id}`);
+        const t = ix.transitions.get(prev)?.get(pm.blueprint_moment_id);
         if (t) t.taken++;
       }
     }

@@ -4,12 +4,15 @@
 //   paint:  time to the first catalogue card painted (public and personal catalogue), median of N page loads, side by
 //           side with the baseline of a static page from the same server (/privacy.html's first contentful paint):
 //           the ratio is the figure that survives a busy machine.
-// Modular: each section is a function of the harness; the game screen's figures (#10) are added as another section.
+//   game:   the game screen (#10): /game's JS size, frame rate of the card fan and forging at 4x CPU slowdown, and the
+//           voice loop's speech end -> first reply audio (scripts/bench/lib/web-game.ts).
+// Modular: each section is a function of the harness; BENCH_WEB_SECTIONS=game (comma-separated) runs only those.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { type Harness, PASSWORD, signUp, startHarness } from '../../tests/e2e/harness.js';
+import { gameBench } from './lib/web-game.js';
 
 const DIST = join(import.meta.dirname, '..', '..', 'web', 'dist');
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
@@ -107,9 +110,14 @@ export async function paint(h: Harness): Promise<Record<string, unknown>> {
 }
 
 export async function run(): Promise<Record<string, unknown>> {
+  const sections = (process.env.BENCH_WEB_SECTIONS ?? 'bundle,paint,game').split(',');
   const h = await startHarness();
   try {
-    return { at: new Date().toISOString(), bundle: await bundle(h), paint: await paint(h) };
+    const out: Record<string, unknown> = { at: new Date().toISOString() };
+    if (sections.includes('bundle')) out.bundle = await bundle(h);
+    if (sections.includes('paint')) out.paint = await paint(h);
+    if (sections.includes('game')) out.game = await gameBench(h);
+    return out;
   } finally {
     await h.close();
   }

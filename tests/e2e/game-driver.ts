@@ -6,6 +6,9 @@ import type { Page } from 'playwright-core';
 export const LANTERN = '8b800bd3-b107-4b49-81d1-b7a4b8dcbc5a';
 export const CLOCKWORK = '31c3890e-98cb-4af6-a644-1b6025b829e7';
 
+/** The little of the DOM the driver reads in the page, typed here: the benches compile this file without the DOM lib. */
+type PageDocument = { querySelector(selector: string): { getAttribute(name: string): string | null } | null };
+
 export type Screen = 'start' | 'in_game' | 'end_of_moment' | 'game_won' | 'game_lost';
 
 export async function subScreen(page: Page): Promise<Screen | null> {
@@ -21,8 +24,9 @@ export async function openGame(page: Page, url: string, storyId: string, opts: {
   if (opts.via === 'api') {
     await page.goto(`${url}/browse`);
     const token = await page.evaluate(() => {
-      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
-      return key ? (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token ?? '' : '';
+      const storage = (globalThis as unknown as { localStorage: Record<string, string> & { getItem(k: string): string | null } }).localStorage;
+      const key = Object.keys(storage).find((k) => k.endsWith('-auth-token'));
+      return key ? (JSON.parse(storage.getItem(key) ?? '{}') as { access_token?: string }).access_token ?? '' : '';
     });
     const res = await fetch(`${url}/api/player-stories`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -79,8 +83,11 @@ export async function settle(page: Page, opts: { pressStart?: boolean; timeoutMs
 export async function typeLine(page: Page, text: string): Promise<void> {
   await page.locator('[data-testid="typed-input"]').fill(text);
   await page.locator('.control-bar__form button[type="submit"]').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="record-button"]')?.getAttribute('data-state') !== 'PROCESSING'
-    || document.querySelector('[data-testid="game-screen"]')?.getAttribute('data-sub-screen') !== 'in_game', undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => {
+    const doc = (globalThis as unknown as { document: PageDocument }).document;
+    return doc.querySelector('[data-testid="record-button"]')?.getAttribute('data-state') !== 'PROCESSING'
+      || doc.querySelector('[data-testid="game-screen"]')?.getAttribute('data-sub-screen') !== 'in_game';
+  }, undefined, { timeout: 30_000 });
 }
 
 /** Plays typed lines: settle, type, repeat; then settles once more (to the next moment or the end). */
@@ -163,5 +170,5 @@ export const WATCH_SCRIPT = `(() => {
 })();`;
 
 export async function seenTexts(page: Page): Promise<Record<string, string[]>> {
-  return page.evaluate(() => (window as unknown as { __seen: Record<string, string[]> }).__seen);
+  return page.evaluate(() => (globalThis as unknown as { __seen: Record<string, string[]> }).__seen);
 }

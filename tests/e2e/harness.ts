@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { buildWeb, DIST, isStale } from '../../scripts/build-web.js';
+import { spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -82,23 +83,53 @@ export type HarnessOptions = {
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   await ensureWebBuilt();
   const server = await startTestServer({ SEED_STORIES: 'true', STORIES_DIR, DEV_OUTBOX: 'true', AUTH_RATE_LIMIT_SCALE: '20', ...opts.env });
+  const b = await withBrowser(server.url, () => server.close(), opts.args ?? []);
+  return { ...b, server };
+}
+
+/**
+ * The harness with the server in its own process and voice on (pocketsphinx recognition, eSpeak replies as MP3
+ * AUDIO_ANSWER frames): eSpeak's worker thread does not start inside the test runner's workers.
+ */
+export async function startVoiceHarness(opts: HarnessOptions = {}): Promise<BrowserHarness> {
+  await ensureWebBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'looptale-e2e-voice-'));
+  let server: ServerProcess;
+  try {
+    // A generous recognition deadline: on a loaded machine a late recognition would be a miss, not a slow turn.
+    server = await spawnServer({
+      SEED_STORIES: 'true', STORIES_DIR, DATA_DIR: dataDir, DEV_OUTBOX: 'true', AUTH_RATE_LIMIT_SCALE: '20', VOICE: 'on',
+      POCKETSPHINX_TIMEOUT_MS: '60000', ...opts.env,
+    }, 60_000);
+  } catch (e) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+  return withBrowser(server.url, async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, opts.args ?? []);
+}
+
+export type BrowserHarness = Omit<Harness, 'server'>;
+
+async function withBrowser(url: string, closeServer: () => Promise<void>, args: string[]): Promise<BrowserHarness> {
   let browser: Browser;
   try {
-    browser = await launchChromium(opts.args ?? []);
+    browser = await launchChromium(args);
   } catch (e) {
-    await server.close();
+    await closeServer();
     throw e;
   }
   const contexts = new Set<BrowserContext>();
   return {
-    server,
-    url: server.url,
+    url,
     browser,
     async newPage(o = {}) {
       const { signedInAs, ...options } = o;
       const context = await browser.newContext({ viewport: DESKTOP, ...options });
       contexts.add(context);
-      if (signedInAs) await context.addInitScript({ content: storeSessionScript(sessionKey(server.url), signedInAs.session) });
+      if (signedInAs) await context.addInitScript({ content: storeSessionScript(sessionKey(url), signedInAs.session) });
       const page = await context.newPage();
       // A page error fails loudly in the test's output rather than passing unseen.
       page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
@@ -107,7 +138,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);
       await browser.close().catch(() => undefined);
-      await server.close();
+      await closeServer();
     },
   };
 }

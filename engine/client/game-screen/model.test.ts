@@ -70,6 +70,15 @@ class Screen {
 }
 
 describe('the game screen model (shared by the CLI and the web app)', () => {
+  it('shows the words the server heard in place of a recording, also when the answer completes the moment', () => {
+    const s = new Screen().send({ type: 'view', view: view() });
+    s.send({ type: 'turn', result: result([output({ dialogue: 'Ask me.', is_starting_dialogue: true })]) });
+    s.send({ type: 'sent' }).send({ type: 'said', text: '', audio: '1.2 s' });
+    expect(s.model.lines.at(-1)).toMatchObject({ who: 'player', text: '[1.2 s]', pending: true });
+    s.send({ type: 'turn', result: result([output({ dialogue: 'Come along.', transcribed_player_answer: 'yes come with us', complete_the_moment: true, next_moment_id: '6f1c2b7e-9a4d-4e8f-b1c3-2d5e7f9a0b1c' })]) });
+    expect(s.model.lines.filter((l) => l.who === 'player').at(-1)).toMatchObject({ text: 'yes come with us', pending: false });
+  });
+
   it('applies an output once: the same GAME_OUTPUT replayed after a reconnect changes nothing', () => {
     const s = new Screen().send({ type: 'view', view: view() });
     const o = output({ dialogue: 'Hello there.', transcribed_player_answer: 'hi', is_starting_dialogue: true });

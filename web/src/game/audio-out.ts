@@ -19,7 +19,8 @@ export class AudioOut {
   #box: HTMLElement;
   #volume = 1;
 
-  constructor(readonly onEnded: (id: string) => void) {
+  /** `onPlaying`: a line really started to play (its first sound is out). */
+  constructor(readonly onEnded: (id: string) => void, readonly onPlaying: (id: string) => void = () => undefined) {
     this.#box = document.createElement('div');
     this.#box.hidden = true;
     this.#box.setAttribute('data-dialogue-audio', '');
@@ -77,6 +78,10 @@ export class AudioOut {
         console.warn('dialogue gain unavailable', e);
       }
     }
+    el.onplaying = () => {
+      el.onplaying = null;
+      this.onPlaying(id);
+    };
     el.onended = () => this.#finish(id, 'ended');
     el.onerror = () => this.#finish(id, 'failed');
     el.dataset.state = 'playing';

@@ -1,6 +1,7 @@
 // A fan of cards (game spec §9): the player's characters and items at the bottom, opponents flipped at the top. Cards
 // overlap; on hover the fan opens so neighbours overlap by at most 40 px or 15% of a card's width (the smaller), and
-// below 800 px of container width the whole fan scales down (never under 0.25). Each card tilts (TiltCard).
+// below 800 px of container width the whole fan scales down (never under 0.25), further when its slot is too narrow.
+// Each card tilts (TiltCard).
 import { type CSSProperties, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { TiltCard } from '../ui/tilt-card.js';
 import './card-fan.css';
@@ -30,25 +31,42 @@ export function fanScale(containerWidth: number): number {
   return Math.max(FAN_MIN_SCALE, containerWidth / FAN_FULL_WIDTH);
 }
 
+/** The width a closed fan of n cards takes unscaled, with room for the tilt of its outer cards. */
+export function fanRowWidth(n: number): number {
+  return CARD_WIDTH * (1 + Math.max(0, n - 1) * (1 - CLOSED_OVERLAP)) * 1.08;
+}
+
+/**
+ * The fan's scale: the game screen's (below 800 px, so both fans of the hand scale alike), and smaller still when the
+ * fan's own slot cannot hold its cards (a phone's hand of four characters beside the items); never under 0.25.
+ */
+export function fitScale(screenWidth: number, slotWidth: number, n: number): number {
+  const fit = slotWidth > 0 ? slotWidth / fanRowWidth(n) : 1;
+  return Math.max(FAN_MIN_SCALE, Math.min(fanScale(screenWidth), fit));
+}
+
 export function CardFan({ cards, flipped = false, label, empty }: { cards: readonly FanCard[]; flipped?: boolean; label: string; empty?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [scale, setScale] = useState(1);
-  useLayoutEffect(() => {
-    // The fan scales with the game screen's width (both fans of the hand alike), not with its own slot.
-    const el = ref.current?.closest('.in-game') ?? ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver(([e]) => { if (e) setScale(fanScale(e.contentRect.width)); });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
   const n = cards.length;
+  useLayoutEffect(() => {
+    const own = ref.current;
+    if (!own) return;
+    const screen = own.closest('.in-game') ?? own;
+    const update = () => setScale(fitScale(screen.clientWidth, own.clientWidth, n));
+    const ro = new ResizeObserver(update);
+    ro.observe(screen);
+    ro.observe(own);
+    update();
+    return () => ro.disconnect();
+  }, [n]);
   return (
     <div
       ref={ref}
       className={`card-fan${flipped ? ' card-fan--flipped' : ''}`}
       role="list"
       aria-label={label}
-      style={{ '--fan-scale': scale, '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-CLOSED_OVERLAP * CARD_WIDTH}px`, '--overlap-open': `${-OPEN_OVERLAP_PX}px` } as CSSProperties}
+      style={{ '--fan-scale': scale, '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-CLOSED_OVERLAP * CARD_WIDTH}px`, '--spread': `${CLOSED_OVERLAP * CARD_WIDTH - OPEN_OVERLAP_PX}px` } as CSSProperties}
     >
       <div className="card-fan__row">
         {n === 0 && empty ? <p className="card-fan__empty">{empty}</p> : null}
@@ -60,7 +78,7 @@ export function CardFan({ cards, flipped = false, label, empty }: { cards: reado
               key={c.id}
               role="listitem"
               className="card-fan__slot"
-              style={{ '--rot': `${rot}deg`, '--lift': `${Math.abs(offset) * 6}px`, zIndex: i + 1 } as CSSProperties}
+              style={{ '--rot': `${rot}deg`, '--lift': `${Math.abs(offset) * 6}px`, '--offset': offset, zIndex: i + 1 } as CSSProperties}
             >
               <TiltCard
                 className={`game-card game-card--${c.kind}${c.burning ? ' is-burning' : ''}${c.highlighted ? ' is-highlighted' : ''}`}

@@ -1,6 +1,6 @@
 // One run being played in the browser: the shared GameController (engine/client/game-screen) over the app's realtime
 // link, with the browser's halves of its effects: dialogue audio (audio-out.ts), sounds (sounds.ts), the microphone
-// (recorder.ts) and the native wrapper (native-game.ts). React only draws `model` and calls the methods below; no
+// (voice/browser-voice.ts) or the native wrapper (voice/native-voice.ts). React only draws `model` and calls the methods below; no
 // game rule lives here: timings, queues, the voice loop and the connection are the controller's and the link's.
 import { GameController } from '../../../engine/client/game-screen/controller.js';
 import type { PlayEffect, PlayModel } from '../../../engine/client/game-screen/model.js';
@@ -9,8 +9,15 @@ import type { PlayLanguage } from '../../../engine/schema/enums.js';
 import type { PlayerStory } from '../../../engine/schema/player.js';
 import { api, browserClock, newId } from '../api/client.js';
 import { openGameLink } from '../api/realtime.js';
+import type { AudioInput } from '../../../engine/client/game-screen/controller.js';
+import { voiceButton } from '../../../engine/client/voice-loop.js';
+import { nativeBridge } from '../native/bridge.js';
 import { AudioOut } from './audio-out.js';
 import { Sounds } from './sounds.js';
+import { BrowserVoice } from './voice/browser-voice.js';
+import { mark, MARK } from './voice/marks.js';
+import { NativeVoice } from './voice/native-voice.js';
+import type { RecordingEffect, VoiceHost, VoiceInput } from './voice/voice-input.js';
 
 export type SessionListener = () => void;
 
@@ -26,12 +33,35 @@ export class GameSession {
   #micError: string | null = null;
   #backgroundOn = false;
   #disposed = false;
-  /** Effects for the recorder (set by the voice layer once it exists). */
-  onVoiceEffect: ((e: PlayEffect) => void) | null = null;
+  /** The microphone: the browser's, or the native wrapper's when it injected its bridge. */
+  readonly voice: VoiceInput;
+  /** A voice_click is being dispatched (a STOP from it sends the recording; a stop for another reason drops it). */
+  #clicking = false;
+  /** Replies (by input id) the player skipped with SKIP, and which reply each kept audio belongs to. */
+  #skippedInputs = new Set<string>();
+  #inputOfAudio = new Map<string, string>();
+  /** An answer was recorded and sent: the next reply audio to play marks FIRST_AUDIO_PLAY. */
+  #awaitingFirstAudio = false;
+  /** The recording effects of the voice loop (start_recording, stop_recording, notify_native). */
+  onVoiceEffect: (e: RecordingEffect) => void = (e) => this.voice.effect(e, this.#clicking);
 
   constructor(readonly run: PlayerStory, storyName: string, language: PlayLanguage) {
     this.sounds = new Sounds();
-    this.audio = new AudioOut((id) => this.ctrl.dispatch({ type: 'audio_ended', id }));
+    this.audio = new AudioOut((id) => this.ctrl.dispatch({ type: 'audio_ended', id }), () => {
+      if (!this.#awaitingFirstAudio) return;
+      this.#awaitingFirstAudio = false;
+      mark(MARK.FIRST_AUDIO_PLAY);
+    });
+    // Before the controller: its first effects already tell the wrapper the loop is IDLE.
+    const ctrl = (): GameController => this.ctrl;
+    const host: VoiceHost = {
+      get model() { return ctrl().model; },
+      dispatch: (event) => ctrl().dispatch(event),
+      sendAudio: (audio, transcription) => this.#sendAudio(audio, transcription),
+      setMicError: (text) => this.setMicError(text),
+    };
+    const bridge = nativeBridge();
+    this.voice = bridge ? new NativeVoice(host, bridge) : new BrowserVoice(host);
     this.link = openGameLink();
     this.ctrl = new GameController(api, this.link, run, storyName, {
       language, time: { mode: 'live', clock: browserClock }, newId,
@@ -39,7 +69,10 @@ export class GameSession {
       onError: (err) => this.#fail(err),
     });
     this.link.onAudio = (chunk) => {
+      // The rest of a reply the player skipped (its later sentences arrive after the tap) is not played.
+      if (this.#skippedInputs.has(chunk.header.input_id)) return;
       const id = `a${++this.#audioSeq}`;
+      this.#inputOfAudio.set(id, chunk.header.input_id);
       this.audio.keep(id, chunk.audio);
       this.ctrl.audioReceived(chunk, id);
     };
@@ -84,7 +117,24 @@ export class GameSession {
   voiceClick(): void {
     this.audio.unlock();
     this.#micError = null;
-    this.ctrl.dispatch({ type: 'voice_click' });
+    const playing = this.ctrl.model.voice.playing;
+    if (playing && voiceButton(this.ctrl.model.voice).state === 'GAME_SPEAKING') {
+      const input = this.#inputOfAudio.get(playing.id);
+      if (input) this.#skippedInputs.add(input);
+    }
+    this.#clicking = true;
+    try {
+      this.ctrl.dispatch({ type: 'voice_click' });
+    } finally {
+      this.#clicking = false;
+    }
+  }
+
+  /** A recorded answer: the audio (and the wrapper's words, if any); words alone go as typed input. */
+  #sendAudio(audio: AudioInput, transcription?: string): void {
+    this.#awaitingFirstAudio = true;
+    const sent = audio.bytes.length > 0 ? this.ctrl.sayAudio(audio, transcription) : transcription ? this.ctrl.say(transcription) : null;
+    void sent?.catch((err: unknown) => this.#fail(err));
   }
 
   clearNotice(): void {
@@ -102,7 +152,7 @@ export class GameSession {
       case 'start_recording':
       case 'stop_recording':
       case 'notify_native':
-        this.onVoiceEffect?.(e);
+        this.onVoiceEffect(e);
         return;
       case 'start_timer':
       case 'cancel_timer':
@@ -116,6 +166,7 @@ export class GameSession {
     this.audio.unlock();
     this.sounds.unlock();
     this.sounds.play('start', false);
+    this.voice.warm();
     if (!this.#backgroundOn) {
       this.#backgroundOn = true;
       this.sounds.play('background', true);
@@ -139,6 +190,7 @@ export class GameSession {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.voice.dispose();
     this.audio.close();
     this.sounds.close();
     this.ctrl.dispose();

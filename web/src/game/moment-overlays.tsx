@@ -4,6 +4,18 @@ import type { PlayModel } from '../../../engine/client/game-screen/model.js';
 import { displayNotification } from '../../../engine/client/notification-queue.js';
 import { GAME_TEXT } from './game-text.js';
 
+/**
+ * The detail lines that say something the notification's text does not: the server's message often names the
+ * sacrificed properties or the one modifier already ('Ferrule: Upgraded to Golden: ...' over 'Ferrule (Golden):
+ * Upgraded to Golden: ...'), and the screenshots showed them twice.
+ */
+export function newDetails(text: string, details: readonly string[]): string[] {
+  return details.filter((d) => {
+    const rest = d.split(': ').slice(1).join(': ');
+    return !text.includes(d) && !(rest && text.includes(rest));
+  });
+}
+
 export function NotificationBanner({ m, onDismiss }: { m: PlayModel; onDismiss: () => void }) {
   const cur = m.notifications.current;
   const banner = m.notifications.banner;
@@ -23,7 +35,7 @@ export function NotificationBanner({ m, onDismiss }: { m: PlayModel; onDismiss: 
         >
           <span className="notification__text">{shown.text}</span>
           {shown.badge ? <span className="notification__badge">{shown.badge}</span> : null}
-          {shown.details.map((d) => <span key={d} className="notification__detail">{d}</span>)}
+          {newDetails(shown.text, shown.details).map((d) => <span key={d} className="notification__detail">{d}</span>)}
         </button>
       ) : null}
     </div>
@@ -50,11 +62,14 @@ export function ForgingOverlay({ m, onClose }: { m: PlayModel; onClose: () => vo
   const item = m.items.find((i) => i.available_item_id === f.itemId)
     ?? m.team.flatMap((c) => c.items).map((name) => ({ available_item_name: name }))[0];
   const isCharacter = f.phase === 'character';
+  // The character's card picture, then the item's (the output's equipment image, else the item card's own).
+  const pictures = m.view?.card_images ?? {};
+  const image = isCharacter ? (f.characterId ? pictures[f.characterId] : undefined) : (f.imageUrl || (f.itemId ? pictures[f.itemId] : undefined));
   return (
     <div className="game-overlay game-overlay--forging" data-testid="forging-overlay" data-phase={f.phase} onClick={onClose} role="presentation">
       <div className={`forging-card forging-card--${f.phase}`} role="status" key={f.phase}>
         <p className="award-card__eyebrow">{GAME_TEXT.forging}</p>
-        {f.imageUrl && !isCharacter ? <img className="forging-card__image" src={f.imageUrl} alt="" /> : null}
+        {image ? <img className="forging-card__image" src={image} alt="" /> : null}
         <p className="award-card__text">{isCharacter ? character?.name ?? '' : item?.available_item_name ?? ''}</p>
       </div>
     </div>
