@@ -106,18 +106,67 @@ function sortedKeys(o: Record<string, unknown>): string[] {
   return [...index, ...rest];
 }
 
+/** Canonical text of the rows a state holds (array elements and the run), by row object. */
+const rowText = new WeakMap<object, string>();
+
+/** canonical(v) ?? 'null', remembered per row object: rows are never changed in place (a step replaces them). */
+function rowJson(v: unknown): string {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return canonical(v) ?? 'null';
+  let t = rowText.get(v);
+  if (t === undefined) {
+    t = canonical(v) ?? 'null';
+    rowText.set(v, t);
+  }
+  return t;
+}
+
+/**
+ * canonicalJson(s), the same text, with each row's text made once per row object: a turn changes a few rows, and the
+ * server digests and writes the state every turn (the rows of a state kept in memory are the same objects from turn
+ * to turn). Only the rows (the elements of the state's arrays, and the run) are remembered: the state object and its
+ * records are changed in place by the engine's drafts, rows never are.
+ */
+export function canonicalStateJson(s: GameState): string {
+  const o = s as unknown as Record<string, unknown>;
+  let out = '{';
+  let first = true;
+  for (const k of sortedKeys(o)) {
+    const v = o[k];
+    let text: string | undefined;
+    if (Array.isArray(v)) {
+      text = '[';
+      for (let i = 0; i < v.length; i++) text += `${i ? ',' : ''}${rowJson(v[i])}`;
+      text += ']';
+    } else if (k === 'run' && v !== undefined) {
+      text = rowJson(v);
+    } else {
+      text = canonical(v);
+    }
+    if (text === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${text}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
 /** A short digest of a state, to compare states without storing them; independent of key order. */
 export function stateDigest(s: GameState): string {
-  const json = canonicalJson(s);
-  // hashSeed(json) and hashSeed(json, 0x9e3779b9) in one pass.
-  let a = 0x811c9dc5 >>> 0;
-  let b = (0x811c9dc5 ^ 0x9e3779b9) >>> 0;
-  for (let i = 0; i < json.length; i++) {
+  return digestOfJson(canonicalStateJson(s));
+}
+
+/** stateDigest of the state whose canonicalStateJson is `json`. */
+export function digestOfJson(json: string): string {
+  // hashSeed(json) and hashSeed(json, 0x9e3779b9) in one pass, in int32 arithmetic (the same bits as `>>> 0` after
+  // each step, about twice as fast: no uint32 values above 2^31 to carry as doubles in the loop).
+  let a = 0x811c9dc5 | 0;
+  let b = (0x811c9dc5 ^ 0x9e3779b9) | 0;
+  const n = json.length;
+  for (let i = 0; i < n; i++) {
     const c = json.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x01000193) >>> 0;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
   }
-  return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
+  return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`;
 }
 
 export function toJsonl(lines: readonly TranscriptLine[]): string {

@@ -192,6 +192,9 @@ export type StandbyOptions = {
   size: number;
   /** A waiting process unused this long is stopped (its memory back). */
   idleMs?: number;
+  /** Whether to start processes ahead now (default: always). The server starts none while its decoders are all busy:
+   *  then a process started ahead would only take CPU from decodes under way. */
+  ahead?: () => boolean;
 };
 
 /**
@@ -273,7 +276,7 @@ export class StandbyDecoders {
 
   /** One waiting process for each of the most recently used configurations, as many as fit. */
   #fill(): void {
-    if (this.#closed) return;
+    if (this.#closed || this.opts.ahead?.() === false) return;
     const keys = [...this.#recent.keys()].reverse().slice(0, this.opts.size);
     for (const k of [...this.#recent.keys()]) if (!keys.includes(k)) this.#recent.delete(k);
     // Stop waiting processes of configurations no longer among the recent ones.

@@ -126,7 +126,7 @@ export class SpeechUnderstanding {
     this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
     this.#thresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
     const standby = opts.standby ?? DEFAULT_STANDBY;
-    this.standby = standby > 0 && !opts.decode ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby }) : null;
+    this.standby = standby > 0 && !opts.decode ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby, ahead: () => this.#limiter.waiting === 0 }) : null;
   }
 
   /** One decode of the utterance, by a process started ahead when there are some, else by its own. */
