@@ -95,7 +95,8 @@ export function clips(story: string, lang: 'en' | 'fr' = 'en', voice = 'm3-175-5
   for (const m of metas) {
     const c = out.get(m.text) ?? { text: m.text, wav: '', mp3s: [] };
     if (m.voice.id === voice && m.files.wav) c.wav = join(dir, m.files.wav);
-    if (m.files.mp3) c.mp3s.push(join(dir, m.files.mp3));
+    // Noisy voices are left out: their noise never reads as silence, so the recording would not stop by itself.
+    if (m.files.mp3 && !m.voice.id.includes('noise')) c.mp3s.push(join(dir, m.files.mp3));
     out.set(m.text, c);
   }
   for (const [k, c] of out) if (!c.wav) out.delete(k);
