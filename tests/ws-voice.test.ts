@@ -28,10 +28,11 @@ const dataDir = mkdtempSync(join(tmpdir(), 'looptale-voice-'));
 
 beforeAll(async () => {
   // A generous decode deadline: on a loaded machine a recognition that misses its deadline is a miss, not a failure.
-  srv = await spawnServer({ SEED_STORIES: 'true', STORIES_DIR: ROOT, DATA_DIR: dataDir, VOICE: 'on', POCKETSPHINX_TIMEOUT_MS: '60000' });
+  // And a generous start: at load ~20 a fresh server took 21 s to serve (30 s was missed twice).
+  srv = await spawnServer({ SEED_STORIES: 'true', STORIES_DIR: ROOT, DATA_DIR: dataDir, VOICE: 'on', POCKETSPHINX_TIMEOUT_MS: '60000' }, 120_000);
   const stories = await new Api(srv.url).request<{ id: string; name: string }[]>('GET', '/api/stories');
   storyId = stories.find((s) => s.name === 'The Lantern Keeper')?.id ?? '';
-});
+}, 180_000);
 afterAll(async () => {
   await srv?.stop();
   rmSync(dataDir, { recursive: true, force: true });

@@ -106,9 +106,56 @@ function sortedKeys(o: Record<string, unknown>): string[] {
   return [...index, ...rest];
 }
 
+/** Canonical text of the rows a state holds (array elements and the run), by row object. */
+const rowText = new WeakMap<object, string>();
+
+/** canonical(v) ?? 'null', remembered per row object: rows are never changed in place (a step replaces them). */
+function rowJson(v: unknown): string {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return canonical(v) ?? 'null';
+  let t = rowText.get(v);
+  if (t === undefined) {
+    t = canonical(v) ?? 'null';
+    rowText.set(v, t);
+  }
+  return t;
+}
+
+/**
+ * canonicalJson(s), the same text, with each row's text made once per row object: a turn changes a few rows, and the
+ * server digests and writes the state every turn (the rows of a state kept in memory are the same objects from turn
+ * to turn). Only the rows (the elements of the state's arrays, and the run) are remembered: the state object and its
+ * records are changed in place by the engine's drafts, rows never are.
+ */
+export function canonicalStateJson(s: GameState): string {
+  const o = s as unknown as Record<string, unknown>;
+  let out = '{';
+  let first = true;
+  for (const k of sortedKeys(o)) {
+    const v = o[k];
+    let text: string | undefined;
+    if (Array.isArray(v)) {
+      text = '[';
+      for (let i = 0; i < v.length; i++) text += `${i ? ',' : ''}${rowJson(v[i])}`;
+      text += ']';
+    } else if (k === 'run' && v !== undefined) {
+      text = rowJson(v);
+    } else {
+      text = canonical(v);
+    }
+    if (text === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${text}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
 /** A short digest of a state, to compare states without storing them; independent of key order. */
 export function stateDigest(s: GameState): string {
-  const json = canonicalJson(s);
+  return digestOfJson(canonicalStateJson(s));
+}
+
+/** stateDigest of the state whose canonicalStateJson is `json`. */
+export function digestOfJson(json: string): string {
   // hashSeed(json) and hashSeed(json, 0x9e3779b9) in one pass.
   let a = 0x811c9dc5 >>> 0;
   let b = (0x811c9dc5 ^ 0x9e3779b9) >>> 0;

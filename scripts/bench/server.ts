@@ -79,7 +79,17 @@ async function idleMemory(child: BenchChild, n: number, tokens: readonly string[
   // Warm up the connection path first, so code and pools allocated once are not billed to the sockets.
   const warm = await openIdle(child.url, 20, tokens, 10_000);
   await Promise.all(warm.map((ws) => closeSocket(ws)));
+  // RSS still moves for seconds after a start or a burst (the database worker's WASM code tiering up, heaps shrinking):
+  // sampled once it holds within 256 KiB for a second (at most 30 s), each time after a full GC.
   const settle = async (): Promise<{ rss: number; stats: ChildStats }> => {
+    let last = child.rssKiB();
+    for (let i = 0; i < 30; i++) {
+      await sleep(1000);
+      await child.gc();
+      const rss = child.rssKiB();
+      if (Math.abs(rss - last) < 256) break;
+      last = rss;
+    }
     await sleep(300);
     await child.gc();
     await sleep(500);

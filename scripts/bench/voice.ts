@@ -10,14 +10,15 @@
 // Goals are reported as data, never asserted. `npm run bench -- voice` (about 3 to 4 minutes on 2 cores).
 // Knobs (environment): BENCH_VOICE_TURNS (40 measured turns at 1 player), BENCH_VOICE_WARMUP (4),
 // BENCH_VOICE_PLAYERS (20), BENCH_VOICE_TURNS_EACH (5 measured turns per player at that level),
-// BENCH_VOICE_STT_MODES (hybrid: the server's default; add per-request,long-lived to compare), BENCH_VOICE_TTS_ROUNDS (1).
+// BENCH_VOICE_STT_MODES (understanding: what the server hears English with; add understanding-full, hybrid, per-request,
+// long-lived to compare: server/voice/bench.ts), BENCH_VOICE_TTS_ROUNDS (1).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GameSocket } from '../../cli/lib/game-client.js';
 import { decodeSpeech, resample, STT_RATE, toInt16 } from '../../server/voice/audio.js';
-import { fixtureLines, measureRecognition, measureSynthesis, type ModeResult, type RecognizerMode } from '../../server/voice/bench.js';
+import { fixtureLines, measureRecognition, measureSynthesis, RECOGNIZER_MODES, type ModeResult, type RecognizerMode } from '../../server/voice/bench.js';
 import { isPocketsphinxAvailable } from '../../server/voice/pocketsphinx.js';
 import { EspeakEngine, ESPEAK_RATE } from '../../server/voice/espeak-engine.js';
 import { speakAsPlayer } from '../../server/voice/synthetic-speech.js';
@@ -261,8 +262,8 @@ export async function run(): Promise<Record<string, unknown>> {
   const playersAtTop = Math.max(1, Math.round(envNumber('BENCH_VOICE_PLAYERS', 20)));
   const turnsEach = Math.round(envNumber('BENCH_VOICE_TURNS_EACH', 5));
   const ttsRounds = Math.max(1, Math.round(envNumber('BENCH_VOICE_TTS_ROUNDS', 1)));
-  const modes = (process.env.BENCH_VOICE_STT_MODES ?? 'hybrid').split(',').map((s) => s.trim()) as RecognizerMode[];
-  if (modes.some((m) => m !== 'hybrid' && m !== 'per-request' && m !== 'long-lived')) throw new Error(`BENCH_VOICE_STT_MODES lists hybrid, per-request and/or long-lived, got '${process.env.BENCH_VOICE_STT_MODES ?? ''}'`);
+  const modes = (process.env.BENCH_VOICE_STT_MODES ?? 'understanding').split(',').map((s) => s.trim()) as RecognizerMode[];
+  if (modes.some((m) => !RECOGNIZER_MODES.includes(m))) throw new Error(`BENCH_VOICE_STT_MODES lists some of ${RECOGNIZER_MODES.join(', ')}, got '${process.env.BENCH_VOICE_STT_MODES ?? ''}'`);
 
   const began = performance.now();
   const loadBefore = os.loadavg();

@@ -2,7 +2,7 @@
 // file I/O happen beside the event loop, never on it. One connection: queries and transactions are serialised by a
 // queue here. A lock file keeps a second server process off the same data directory.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryOptions, Row } from './db.js';
@@ -24,10 +24,13 @@ export class PgliteError extends Error {
  * is for a dedicated machine). The server's working set is far smaller, and the OS page cache still holds the files.
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
+const WORKER_YOUNG_GENERATION_MB = 8;
 
 function startWorker(): { call: (req: Request) => Promise<{ rows: Row[]; affected: number }>; stop: () => Promise<void> } {
   // execArgv: [] so a parent started through a loader (tsx, test runners) does not load it again in the thread.
-  const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { execArgv: [] });
+  // A small young generation: the garbage a burst of queries leaves there (rows, messages) stays resident until the
+  // next scavenge, which an idle worker never runs; V8's default lets it reach tens of MB (#12, #14 idle memory).
+  const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   let nextId = 1;
   let dead: Error | null = null;
   const pending = new Map<number, { resolve: (r: { rows: Row[]; affected: number }) => void; reject: (e: Error) => void }>();
@@ -67,34 +70,65 @@ function startWorker(): { call: (req: Request) => Promise<{ rows: Row[]; affecte
   };
 }
 
+/** Runs pglite-initdb.js: a new, empty database in `dir` (which must not exist). */
+async function initdb(dir: string): Promise<void> {
+  const stderr: string[] = [];
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [new URL('./pglite-initdb.js', import.meta.url).pathname, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0 || !existsSync(join(dir, 'PG_VERSION'))) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`could not create the database in ${dir} (initdb exited with ${code}): ${stderr.join('').trim().slice(-1000)}`);
+  }
+}
+
 /**
  * Creates the data directory `path` when it holds no database yet, in a child process (pglite-initdb.js: PGlite would
  * otherwise keep initdb's ~450 MB for as long as the server runs). It is built beside `path` and renamed into place, so
- * a start killed half-way leaves no half-made database behind. The caller holds the data directory's lock.
+ * a start killed half-way leaves no half-made database behind. With `templateDir` (tests: a private temporary
+ * directory for the whole run), the first new database is kept there and later ones are copies of it: initdb costs
+ * seconds of CPU, a copy a fraction of one. The caller holds the data directory's lock.
  */
-async function createDataDir(path: string): Promise<void> {
+async function createDataDir(path: string, templateDir?: string): Promise<void> {
   if (existsSync(join(path, 'PG_VERSION'))) return;
   // A non-empty directory without PG_VERSION is not ours to replace: PGlite's own start-up handles it as before.
   if (existsSync(path) && readdirSync(path).length > 0) return;
   const tmp = `${path}.initdb`;
   rmSync(tmp, { recursive: true, force: true });
-  const stderr: string[] = [];
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [new URL('./pglite-initdb.js', import.meta.url).pathname, tmp], { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
-    child.once('error', reject);
-    child.once('exit', resolve);
-  });
-  if (code !== 0 || !existsSync(join(tmp, 'PG_VERSION'))) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw new Error(`could not create the database in ${path} (initdb exited with ${code}): ${stderr.join('').trim().slice(-1000)}`);
+  const template = templateDir ? join(resolve(templateDir), 'pglite') : null;
+  if (template && existsSync(join(template, 'PG_VERSION'))) {
+    cpSync(template, tmp, { recursive: true });
+  } else {
+    await initdb(tmp);
+    if (template) {
+      // Published whole by a rename; when another process got there first, its copy stays and ours is dropped.
+      const staging = `${template}.${process.pid}.${Date.now()}`;
+      try {
+        mkdirSync(resolve(template, '..'), { recursive: true });
+        cpSync(tmp, staging, { recursive: true });
+        renameSync(staging, template);
+      } catch {
+        rmSync(staging, { recursive: true, force: true });
+      }
+    }
   }
   if (existsSync(path)) rmSync(path, { recursive: true, force: true }); // empty (checked above)
   renameSync(tmp, path);
 }
 
 /** PGlite's memory settings (PostgreSQL defaults are for a dedicated machine: shared_buffers 128 MB). */
-export type PgliteOptions = { sharedBuffers?: string };
+export type PgliteOptions = {
+  sharedBuffers?: string;
+  /**
+   * Where a new empty database is kept, to copy for the next new data directory. Default: the PGLITE_TEMPLATE_DIR
+   * environment variable, a test-only knob (the test run's global setup sets it to a private temporary directory, and
+   * every server and store the tests start, in any process, shares it); unset, every new directory runs initdb.
+   */
+  templateDir?: string;
+};
 
 export async function openPglite(dataDir: string | null, opts: PgliteOptions = {}): Promise<Db> {
   let lock: DirLock | null = null;
@@ -105,7 +139,7 @@ export async function openPglite(dataDir: string | null, opts: PgliteOptions = {
     lock = acquireDirLock(dir);
     path = join(dir, 'pglite');
     try {
-      await createDataDir(path);
+      await createDataDir(path, opts.templateDir ?? (process.env.PGLITE_TEMPLATE_DIR || undefined));
     } catch (e) {
       lock.release();
       throw e;

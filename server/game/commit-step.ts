@@ -7,7 +7,7 @@ import type { GameEvent } from '../../engine/run/events.js';
 import type { GameState } from '../../engine/run/state.js';
 import { step, type StepSuccess } from '../../engine/run/step.js';
 import type { GameOutput } from '../../engine/schema/game-output.js';
-import { stateDigest, type TranscriptEvent, type TranscriptLine } from '../../engine/sim/transcript.js';
+import { canonicalStateJson, digestOfJson, type TranscriptEvent, type TranscriptLine } from '../../engine/sim/transcript.js';
 import type { Story } from '../../engine/story/format.js';
 import type { GameStorePort } from './ports.js';
 
@@ -93,8 +93,11 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
       throw new GameError(result.error.code, result.error.message, ENGINE_ERROR_STATUS[result.error.code] ?? 400);
     }
     const how = c.line(result);
+    // One text of the new state serves the digest and the commit (rows unchanged since the last turn are not
+    // serialised again: canonicalStateJson).
+    const stateJson = canonicalStateJson(result.state);
     const line: TranscriptEvent = {
-      kind: 'event', index: 0, now, event, outputs: result.outputs, state_digest: stateDigest(result.state),
+      kind: 'event', index: 0, now, event, outputs: result.outputs, state_digest: digestOfJson(stateJson),
       ...(how !== 'later' && how.stages ? { stages: how.stages } : {}),
     };
     const t1 = performance.now();
@@ -111,7 +114,7 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
     // transcript); its speech timings are filled in afterwards (GameStorePort.completeTranscriptLine).
     lines.push(line);
     const committed = await c.store.commit({
-      userId: c.userId, storyId: c.story.id, expectedVersion: loaded.version, state: result.state, effects: result.effects,
+      userId: c.userId, storyId: c.story.id, expectedVersion: loaded.version, state: result.state, stateJson, effects: result.effects,
       ...(c.input ? { input: { ...c.input, outputs: result.outputs } } : {}),
       ...(lines.length > 0 ? { transcript: { player_story_id: runId, lines } } : {}),
     });

@@ -14,6 +14,8 @@ export type CommitRequest = {
   /** The version the state was loaded at; null when no state exists yet. */
   expectedVersion: number | null;
   state: GameState;
+  /** The state as JSON when the caller already made it (canonicalStateJson: keys sorted); else the store makes it. */
+  stateJson?: string;
   effects: readonly Effect[];
   /** The input that caused this step: recorded once, its outputs returned to a replay of it. */
   input?: { input_id: string; player_story_id: string; outputs: readonly GameOutput[] };

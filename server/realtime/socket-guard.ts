@@ -18,12 +18,16 @@ export const CLOSE_TOKEN_EXPIRED = 4001;
 export const EXPIRED_REASON = 'Access token expired: send ACCESS_TOKEN with a fresh one before it expires, or reconnect.';
 export const TOO_MANY_SOCKETS_REASON = 'Too many open connections for this account: the oldest was closed.';
 export const TOO_MANY_MESSAGES_REASON = 'Too many messages: slow down.';
-/** setTimeout's longest delay; a later expiry is re-checked when it fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * How often open sockets are checked for an expired token: one timer for all of them (a timer per socket cost about
+ * 700 bytes of heap per idle socket, each distinct delay getting its own timer list). A socket closes within this
+ * long after its token's expiry.
+ */
+export const EXPIRY_SWEEP_MS = 1000;
 
 export type GuardConfig = Pick<Config, 'WS_MAX_SOCKETS_PER_USER' | 'WS_USER_RATE_LIMIT' | 'WS_CONNECTS_PER_MINUTE'>;
 
-export type GuardedSocket = { readonly userId: string; readonly ws: WebSocket; expiresAt: number; timer: NodeJS.Timeout | null };
+export type GuardedSocket = { readonly userId: string; readonly ws: WebSocket; expiresAt: number };
 
 export class SocketGuard {
   readonly #config: GuardConfig;
@@ -34,6 +38,8 @@ export class SocketGuard {
   readonly #byUser = new Map<string, GuardedSocket[]>();
   readonly #messages: RateLimiter;
   readonly #connects: RateLimiter;
+  /** Runs while a socket with an expiring token is open. */
+  #sweeper: NodeJS.Timeout | null = null;
 
   constructor(o: { config: GuardConfig; log: Logger; verify: (token: string) => Promise<VerifiedToken | null>; now?: () => number }) {
     this.#config = o.config;
@@ -51,14 +57,14 @@ export class SocketGuard {
 
   /** A socket just opened with `token` (already verified): registered, the user's oldest closed past the cap. */
   admit(ws: WebSocket, userId: string, token: string): GuardedSocket {
-    const g: GuardedSocket = { userId, ws, expiresAt: expiryOf(token), timer: null };
+    const g: GuardedSocket = { userId, ws, expiresAt: expiryOf(token) };
     const open = this.#byUser.get(userId) ?? [];
     open.push(g);
     this.#byUser.set(userId, open);
     while (open.length > this.#config.WS_MAX_SOCKETS_PER_USER) {
       const oldest = open.shift();
       if (!oldest) break;
-      this.#clear(oldest);
+      oldest.expiresAt = Infinity; // closing: not expired later
       oldest.ws.close(1008, TOO_MANY_SOCKETS_REASON);
     }
     this.#arm(g);
@@ -85,12 +91,12 @@ export class SocketGuard {
 
   /** The socket closed. */
   release(g: GuardedSocket): void {
-    this.#clear(g);
     const open = this.#byUser.get(g.userId);
     if (!open) return;
     const i = open.indexOf(g);
     if (i >= 0) open.splice(i, 1);
     if (open.length === 0) this.#byUser.delete(g.userId);
+    if (this.#byUser.size === 0) this.#stopSweeper();
   }
 
   /** Open sockets of a user. */
@@ -99,26 +105,32 @@ export class SocketGuard {
   }
 
   close(): void {
-    for (const open of this.#byUser.values()) for (const g of open) this.#clear(g);
+    this.#stopSweeper();
     this.#byUser.clear();
   }
 
+  /** Makes sure expired sockets are looked for while `g` has an expiry. */
   #arm(g: GuardedSocket): void {
-    this.#clear(g);
-    if (!Number.isFinite(g.expiresAt)) return;
-    const wait = g.expiresAt - this.#now();
-    g.timer = setTimeout(() => {
-      g.timer = null;
-      if (g.expiresAt > this.#now()) return this.#arm(g); // a longer delay than one timer holds
-      this.#log.info({ user: g.userId }, 'socket closed: access token expired');
-      g.ws.close(CLOSE_TOKEN_EXPIRED, EXPIRED_REASON);
-    }, Math.max(0, Math.min(wait, MAX_TIMER_MS)));
-    g.timer.unref();
+    if (!Number.isFinite(g.expiresAt) || this.#sweeper) return;
+    this.#sweeper = setInterval(() => this.#sweep(), EXPIRY_SWEEP_MS);
+    this.#sweeper.unref();
   }
 
-  #clear(g: GuardedSocket): void {
-    if (g.timer) clearTimeout(g.timer);
-    g.timer = null;
+  #sweep(): void {
+    const now = this.#now();
+    for (const open of this.#byUser.values()) {
+      for (const g of open) {
+        if (g.expiresAt > now) continue;
+        g.expiresAt = Infinity; // closing: once
+        this.#log.info({ user: g.userId }, 'socket closed: access token expired');
+        g.ws.close(CLOSE_TOKEN_EXPIRED, EXPIRED_REASON);
+      }
+    }
+  }
+
+  #stopSweeper(): void {
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#sweeper = null;
   }
 }
 

@@ -178,7 +178,7 @@ export class GameRepo {
     const afterInput = c.input ? ' AND EXISTS (SELECT 1 FROM ins)' : '';
     const user = p(c.userId);
     const story = p(c.storyId);
-    const state = p(json(c.state));
+    const state = p(c.stateJson ?? json(c.state));
     ctes.push(c.expectedVersion === null
       ? `st AS (INSERT INTO looptale_private.player_story_states (user_id, blueprint_story_id, state, version)
           SELECT ${user}, ${story}::uuid, ${state}::text::json, 1 WHERE true${afterInput}
@@ -225,7 +225,7 @@ export class GameRepo {
       const r = await q.query(
         `INSERT INTO looptale_private.player_story_states (user_id, blueprint_story_id, state, version) VALUES ($1, $2, $3::text::json, 1)
          ON CONFLICT (user_id, blueprint_story_id) DO NOTHING RETURNING version`,
-        [c.userId, c.storyId, json(c.state)],
+        [c.userId, c.storyId, c.stateJson ?? json(c.state)],
       );
       if (r.rows.length === 0) throw new Abort({ ok: false, reason: 'conflict' });
       return 1;
@@ -234,7 +234,7 @@ export class GameRepo {
     const r = await q.query<{ version: string | number }>(
       `UPDATE looptale_private.player_story_states SET state = $3::text::json, version = version + 1, updated_at = now()
         WHERE user_id = $1 AND blueprint_story_id = $2 AND version = $4 RETURNING version`,
-      [c.userId, c.storyId, json(c.state), c.expectedVersion],
+      [c.userId, c.storyId, c.stateJson ?? json(c.state), c.expectedVersion],
     );
     const row = r.rows[0];
     if (!row) throw new Abort({ ok: false, reason: 'conflict' });

@@ -13,11 +13,17 @@ import { EspeakSynthesizer } from './espeak.js';
 import { EspeakEngine } from './espeak-engine.js';
 import { decisionKey, loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
 import { encodeMp3, loadMp3Encoder } from './mp3.js';
-import { PocketsphinxTranscriber } from './pocketsphinx.js';
+import type { GameState } from '../../engine/run/state.js';
+import type { Story } from '../../engine/story/format.js';
+import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
+import { SpeechUnderstanding } from './understanding.js';
 import { encodeWav } from './wav.js';
 
 export type Clip = { file: string; format: 'wav' | 'mp3'; voice: string; text: string; story: string; plan: string; line: number; clipSeconds: number };
-export type RecognizerMode = 'hybrid' | 'long-lived' | 'per-request';
+/** The transcriber's modes (pocketsphinx.ts), or what the server hears with: 'understanding' (understanding.ts, its
+ *  cascade of decodes) and 'understanding-full' (the same with all three decodes every time: the same outcomes). */
+export type RecognizerMode = 'hybrid' | 'long-lived' | 'per-request' | 'understanding' | 'understanding-full';
+export const RECOGNIZER_MODES: readonly RecognizerMode[] = ['hybrid', 'long-lived', 'per-request', 'understanding', 'understanding-full'];
 
 const OUT_OF_STORY = ['Banana pancakes tomorrow', 'I like to watch football on television', 'My cat is sleeping on the sofa', 'Can you play some music please', 'Turn off the computer'];
 
@@ -114,9 +120,24 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
 
   for (const mode of modes) {
     opts.progress?.(`recognition (${mode}): ${contexts.length} clips, ${oos.length * moments.length} out-of-story tries`);
-    const stt = new PocketsphinxTranscriber({ mode, poolSize: opts.poolSize ?? 2 });
+    const understanding = mode === 'understanding' || mode === 'understanding-full'
+      ? new SpeechUnderstanding({ concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}) })
+      : null;
+    const stt = new PocketsphinxTranscriber({ mode: understanding ? 'per-request' : (mode as PocketsphinxMode), poolSize: opts.poolSize ?? 2 });
+    // The words heard (or '' for a miss) in a moment.
+    const hear = async (c: { story: Story; state: GameState; sentences: readonly string[]; vocabulary: readonly string[]; decoys: readonly string[] }, bytes: Uint8Array, format: 'wav' | 'mp3'): Promise<string> => {
+      if (understanding) {
+        const r = await understanding.understand({ story: c.story, state: c.state, language: 'english', audio: { bytes, format } });
+        return r.ok ? r.text : '';
+      }
+      const r = await stt.transcribe({ audio: { bytes, format }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
+      return r.ok ? r.text : '';
+    };
     try {
-      for (const m of moments) await stt.prepare(m);
+      for (const m of moments) {
+        if (understanding) await understanding.prepare(m.story, m.state, 'english');
+        else await stt.prepare(m);
+      }
       const latency: number[] = [];
       const rtf: number[] = [];
       let recognitionMs = 0;
@@ -125,13 +146,13 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
       let right = 0;
       for (const c of contexts) {
         const t0 = performance.now();
-        const r = await stt.transcribe({ audio: { bytes: c.bytes, format: c.clip.format }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
+        const heard = await hear(c, c.bytes, c.clip.format);
         const ms = performance.now() - t0;
         latency.push(ms);
         rtf.push(ms / 1000 / c.audioSeconds);
         recognitionMs += ms;
         audioSeconds += c.audioSeconds;
-        const ok = decisionKey(c.story, c.state, c.clip.text) === decisionKey(c.story, c.state, r.ok ? r.text : '');
+        const ok = decisionKey(c.story, c.state, c.clip.text) === decisionKey(c.story, c.state, heard);
         const k = `${c.clip.voice}.${c.clip.format}`;
         byVoice[k] ??= { n: 0, right: 0 };
         byVoice[k].n++;
@@ -144,10 +165,9 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
       let tries = 0;
       for (const o of oos) {
         for (const m of moments) {
-          const r = await stt.transcribe({ audio: { bytes: o.wav, format: 'wav' }, language: 'english', sentences: m.sentences, vocabulary: m.vocabulary, decoys: m.decoys });
+          const heard = await hear(m, o.wav, 'wav');
           tries++;
           // A false accept: the words heard make the brain match something (an answer, branch, name...).
-          const heard = r.ok ? r.text : '';
           const matched = (JSON.parse(decisionKey(m.story, m.state, heard)) as unknown[])[0];
           if (matched !== '' && decisionKey(m.story, m.state, heard) !== decisionKey(m.story, m.state, '')) falseAccepts++;
         }
@@ -164,11 +184,12 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
         out_of_story_false_accepts: `${falseAccepts}/${tries}`,
         out_of_story_false_accept_count: falseAccepts,
         out_of_story_tries: tries,
-        processes_started: stt.spawned,
+        processes_started: understanding ? understanding.decodes : stt.spawned,
       };
       report[mode] = result;
     } finally {
       await stt.close();
+      await understanding?.close();
     }
   }
   return report;

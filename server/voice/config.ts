@@ -44,6 +44,8 @@ export const VoiceConfigSchema = z.object({
   TTS_MP3_KBPS: z.coerce.number().int().refine((v) => [32, 40, 48, 56, 64, 80, 96, 112, 128].includes(v), 'must be one of 32, 40, 48, 56, 64, 80, 96, 112, 128').default(64),
   /** eSpeak worker threads (each ~50 MB); a line goes to the least busy. Default: the CPU count, at most 4. */
   TTS_WORKERS: z.coerce.number().int().min(1).max(16).default(() => Math.min(4, Math.max(1, availableParallelism()))),
+  /** An eSpeak worker that has spoken nothing for this long stops (its memory goes back); the next line starts it. 0: never. */
+  TTS_IDLE_STOP_S: z.coerce.number().int().min(0).max(86_400).default(300),
   /** Longer player audio is refused with a clear message. */
   VOICE_MAX_AUDIO_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** Days the words of what players said that was not caught are kept for authors (0: never stored; rows still go
@@ -54,6 +56,9 @@ export const VoiceConfigSchema = z.object({
   /** hybrid (default): long-lived processes, and a fresh one per request for what they did not catch; per-request;
    *  long-lived. See server/voice/pocketsphinx.ts. */
   POCKETSPHINX_MODE: z.enum(['hybrid', 'per-request', 'long-lived']).default('hybrid'),
+  /** English understanding: pocketsphinx processes started ahead of the audio (each ~15 MB while it waits; 0: none,
+   *  each decode starts its own). See server/voice/decode.ts StandbyDecoders. */
+  POCKETSPHINX_STANDBY: z.coerce.number().int().min(0).max(16).default(3),
   POCKETSPHINX_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
   POCKETSPHINX_MODEL_DIR: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
 });

@@ -32,7 +32,7 @@ export class EspeakPool implements Synthesizer {
 
   /** The members' counters added up. */
   get stats(): EspeakStats {
-    const sum: EspeakStats = { made: 0, failed: 0, cancelled: 0, restarts: 0, queued: 0, inFlight: 0 };
+    const sum: EspeakStats = { made: 0, failed: 0, cancelled: 0, restarts: 0, idleStops: 0, queued: 0, inFlight: 0 };
     for (const m of this.#members) for (const k of Object.keys(sum) as (keyof EspeakStats)[]) sum[k] += m.synth.stats[k];
     return sum;
   }

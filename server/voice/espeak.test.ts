@@ -197,6 +197,20 @@ describe('EspeakSynthesizer', () => {
     expect((await collect(synth.speak({ text: 'Still here.', language: 'english', emotion: 'normal', intensity: 1 }))).length).toBe(1);
   });
 
+  it('stops a worker idle for idleStopMs (#14 idle memory) and starts a new one for the next line', async () => {
+    const lazy = new EspeakSynthesizer({ lazy: true, idleStopMs: 300 });
+    try {
+      expect(lazy.started).toBe(false);
+      expect((await collect(lazy.speak({ text: 'First line.', language: 'english', emotion: 'normal', intensity: 1 }))).length).toBe(1);
+      for (let i = 0; i < 600 && lazy.stats.idleStops === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(lazy.stats.idleStops).toBe(1);
+      expect((await collect(lazy.speak({ text: 'Second line.', language: 'english', emotion: 'normal', intensity: 1 }))).length).toBe(1);
+      expect(lazy.stats).toMatchObject({ made: 2, failed: 0, restarts: 0 });
+    } finally {
+      await lazy.close();
+    }
+  });
+
   it('also runs on the calling thread', async () => {
     const inline = new EspeakSynthesizer({ thread: false });
     await inline.ready;

@@ -30,12 +30,17 @@ export type EspeakOptions = {
    * read of `ready`, not at construction. The server starts this way so an idle server holds no speech engine.
    */
   lazy?: boolean;
+  /**
+   * A worker that has had no sentence to make for this long is stopped, and its memory given back (#14 idle memory);
+   * the next line starts a new one (as a lazy start does). 0 or unset: it runs until close().
+   */
+  idleStopMs?: number;
 };
 
 export type SentenceTiming = { synthMs: number; encodeMs: number; seconds: number; bytes: number };
 
 /** Counters since start (made, failed, cancelled sentences; worker restarts) and the sentences waiting or in the worker now. */
-export type EspeakStats = { made: number; failed: number; cancelled: number; restarts: number; queued: number; inFlight: number };
+export type EspeakStats = { made: number; failed: number; cancelled: number; restarts: number; idleStops: number; queued: number; inFlight: number };
 
 /** Sentences handed to the worker at once: one being made and the next, so the worker never idles between replies. */
 const IN_FLIGHT = 2;
@@ -65,18 +70,21 @@ export class EspeakSynthesizer implements Synthesizer {
   /** True once the current worker said it is ready, until it exits. */
   #up = false;
   #restartTimer: NodeJS.Timeout | null = null;
+  readonly #idleStopMs: number;
+  #idleTimer: NodeJS.Timeout | null = null;
   #crashesInARow = 0;
   #closed = false;
   #nextId = 1;
   /** Lines with sentences waiting, in turn: the next sentence comes from the first line, which then goes last. */
   readonly #lines: Line[] = [];
   readonly #inFlight = new Map<number, Job>();
-  readonly #counts = { made: 0, failed: 0, cancelled: 0, restarts: 0 };
+  readonly #counts = { made: 0, failed: 0, cancelled: 0, restarts: 0, idleStops: 0 };
 
   constructor(opts: EspeakOptions = {}) {
     this.#kbps = opts.kbps ?? 64;
     this.#log = opts.log;
     this.#timeoutMs = opts.sentenceTimeoutMs ?? DEFAULT_SENTENCE_TIMEOUT_MS;
+    this.#idleStopMs = opts.idleStopMs ?? 0;
     this.#workerUrl = opts.workerUrl ?? new URL('./espeak-worker.js', import.meta.url);
     if (opts.thread === false) {
       this.#inline = EspeakEngine.create();
@@ -217,8 +225,34 @@ export class EspeakSynthesizer implements Synthesizer {
       worker.postMessage({ id: job.id, text: job.text, params: job.params, kbps: this.#kbps } satisfies WorkerRequest);
     }
     // Referenced only while it has work, so an idle synthesizer does not keep the process alive.
-    if (this.#inFlight.size > 0 || this.#lines.length > 0) worker.ref();
-    else worker.unref();
+    if (this.#inFlight.size > 0 || this.#lines.length > 0) {
+      worker.ref();
+      this.#stopIdleTimer();
+    } else {
+      worker.unref();
+      this.#startIdleTimer(worker);
+    }
+  }
+
+  /** Stops `worker` once it has been idle for idleStopMs (nothing waiting or in flight all that time). */
+  #startIdleTimer(worker: Worker): void {
+    if (this.#idleStopMs <= 0 || this.#idleTimer) return;
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      if (worker !== this.#worker || !this.#up || this.#inFlight.size > 0 || this.#lines.length > 0) return;
+      // Detached first, so its exit is neither a crash nor a restart; the next line starts a new worker (#pump).
+      this.#worker = null;
+      this.#up = false;
+      this.#counts.idleStops++;
+      this.#log?.debug({ idle_ms: this.#idleStopMs }, 'espeak worker idle: stopped');
+      void worker.terminate();
+    }, this.#idleStopMs);
+    this.#idleTimer.unref();
+  }
+
+  #stopIdleTimer(): void {
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
   }
 
   #hung(worker: Worker, job: Job): void {
@@ -289,6 +323,7 @@ export class EspeakSynthesizer implements Synthesizer {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stopIdleTimer();
     if (this.#restartTimer) clearTimeout(this.#restartTimer);
     this.#restartTimer = null;
     // Whatever is waiting or being made ends quietly: closing is not a failure of those lines.

@@ -92,7 +92,7 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
       sphinx = t;
       closers.push(() => t.close());
       const u = new SpeechUnderstanding({
-        modelDir: config.POCKETSPHINX_MODEL_DIR, concurrency: 2 * config.POCKETSPHINX_POOL_SIZE, timeoutMs: config.POCKETSPHINX_TIMEOUT_MS,
+        modelDir: config.POCKETSPHINX_MODEL_DIR, concurrency: 2 * config.POCKETSPHINX_POOL_SIZE, timeoutMs: config.POCKETSPHINX_TIMEOUT_MS, standby: config.POCKETSPHINX_STANDBY,
         maxSeconds: config.VOICE_MAX_AUDIO_SECONDS, log: log.child({ component: 'stt' }),
       });
       understanding = u;
@@ -131,7 +131,7 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
     } else ttsMissing.push('TTS_BASE_URL');
   }
   if (!synthesizer && config.TTS_PROVIDER !== 'none') {
-    const espeak = new EspeakPool(Array.from({ length: config.TTS_WORKERS }, () => new EspeakSynthesizer({ kbps: config.TTS_MP3_KBPS, lazy: true, log: log.child({ component: 'tts' }) })));
+    const espeak = new EspeakPool(Array.from({ length: config.TTS_WORKERS }, () => new EspeakSynthesizer({ kbps: config.TTS_MP3_KBPS, lazy: true, idleStopMs: config.TTS_IDLE_STOP_S * 1000, log: log.child({ component: 'tts' }) })));
     synthesizer = espeak;
     closers.push(() => espeak.close());
   }

@@ -19,7 +19,7 @@ import type { Story } from '../../engine/story/format.js';
 import { storyDecoys } from '../game/vocabulary.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_MAX_SECONDS, decodeSpeech, STT_RATE } from './audio.js';
-import { DecodeLimiter, decodeOnce, type DecodeFiles } from './decode.js';
+import { DecodeAudio, DecodeLimiter, decodeOnce, StandbyDecoders, type DecodeFiles, type DecodeFn, type DecodeJob } from './decode.js';
 import { buildDictionary, buildGrammar, cleanHypothesis, phraseWords, type Grammar } from './grammar.js';
 import type { BtUtterance } from './backtrace.js';
 import { buildArpa } from './lm.js';
@@ -72,7 +72,7 @@ export type UnderstandingOptions = {
   modelDir?: string;
   speller?: Speller | null;
   thresholds?: Partial<Thresholds>;
-  /** Processes at once (each request runs two: its model and the phone loop). */
+  /** Decodes at once (a request runs one to three: the exact grammar, the phone loop, the stage's model). */
   concurrency?: number;
   timeoutMs?: number;
   maxSeconds?: number;
@@ -84,19 +84,28 @@ export type UnderstandingOptions = {
   weights?: CorpusWeights;
   /** Which decoders run: both (default), or only the exact grammar, or only the language model (for comparisons). */
   decoders?: 'grammar' | 'lm';
+  /** 'needed' (default): only the decodes that can change the outcome (see #decide). 'full': all three, every time,
+   *  for the evidence fields (the bench's tuning data); the outcome is the same. */
+  evidence?: 'needed' | 'full';
+  /** false: never start a decode before it is known to be needed, even when the decoders are idle (tests). */
+  ahead?: boolean;
+  /** pocketsphinx processes started ahead of their audio (decode.ts StandbyDecoders; 0: each decode starts its own). */
+  standby?: number;
   /** Which words a decision rests on (their fit to the audio is checked). */
   keyWords?: KeyWordRule;
   /** Decodes through this function instead of pocketsphinx directly (the bench's cache of decodes). */
-  decode?: typeof decodeOnce;
+  decode?: DecodeFn;
   log?: Logger;
 };
 
 const LEAD = 0.3;
 const TRAIL = 0.6;
 const MAX_MODELS = 64;
+/** Processes started ahead by default: the phone loop, and the exact grammar and model of the stage in use. */
+const DEFAULT_STANDBY = 3;
 
 type Model = DecodeFiles & { key: string; words: Set<string> };
-type Candidate = { text: string; decision: Decision | null; keyWords: string[]; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean };
+type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean };
 type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string> };
 
 /** Which words a decision rests on: `changes`, each word whose removal changes what the brain decides; `naming`,
@@ -135,11 +144,23 @@ export class SpeechUnderstanding {
   readonly #models = new Map<string, Promise<Model>>();
   readonly #grammars = new Map<string, Promise<GrammarFiles>>();
   #dir: Promise<string> | null = null;
+  /** pocketsphinx decodes started so far (for tests and logs). */
+  decodes = 0;
+  readonly standby: StandbyDecoders | null;
 
   constructor(private readonly opts: UnderstandingOptions = {}) {
     this.#modelDir = opts.modelDir ?? DEFAULT_MODEL_DIR;
     this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
     this.#thresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
+    const standby = opts.standby ?? DEFAULT_STANDBY;
+    this.standby = standby > 0 && !opts.decode ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby, ahead: () => this.#limiter.waiting === 0 }) : null;
+  }
+
+  /** One decode of the utterance, by a process started ahead when there are some, else by its own. */
+  #decodeNow(job: DecodeJob, audio: DecodeAudio, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
+    if (this.opts.decode) return this.opts.decode(this.#modelDir, job.files, audio.pcm, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
+    if (this.standby) return this.standby.decode(job, audio.pcm, timeoutMs);
+    return decodeOnce(this.#modelDir, job.files, audio, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
   }
 
   /** Builds the current stage's model ahead of the player's first words (e.g. when a moment starts); never fails. */
@@ -170,68 +191,127 @@ export class SpeechUnderstanding {
     pcm.set(compact, lead);
     pcm.set(quiet(TRAIL), lead + compact.length);
     const timeoutMs = (this.opts.timeoutMs ?? 5000) + 100 * (compact.length / STT_RATE);
-    const [loopFiles, dir] = await Promise.all([phoneLoopFiles(), this.#workDir()]);
-    const run = (files: DecodeFiles, lm: boolean, args: string[] | undefined): Promise<BtUtterance[] | null> =>
-      this.#limiter.run(() => (this.opts.decode ?? decodeOnce)(this.#modelDir, files, pcm, { timeoutMs, dir, lm, ...(args ? { args } : {}) }));
-    const [exact, free, loop] = await Promise.all([
-      this.opts.decoders === 'lm' ? Promise.resolve(null) : run(grammar, false, undefined),
-      // -lw 10 (default 6.5): the model's word orders weigh more than odd acoustic matches (tuning: +4 paraphrases of 260).
-      this.opts.decoders === 'grammar' ? Promise.resolve(null) : run(model, true, ['-bestpath', 'no', ...(this.opts.decoderArgs ?? ['-lw', '10'])]),
-      run(loopFiles, false, []),
-    ]);
+    const audio = new DecodeAudio(pcm, await this.#workDir());
+    const started: Promise<unknown>[] = [];
+    try {
+      return await this.#decide(req, { model, grammar, audio, timeoutMs, started }, miss);
+    } finally {
+      // The raw file goes once every decode of it is over (one started ahead of need may still run).
+      void Promise.allSettled(started).then(() => audio.dispose());
+    }
+  }
+
+  /**
+   * The decodes an answer needs, in the order that costs least (a cascade): the exact grammar first; the phone loop
+   * only when the grammar heard a decision (its margin decides), the language model only when what it hears could
+   * change the outcome (an agreement where it lowers the threshold, or the words of a miss). The outcome is the same as
+   * with all three decoded (evidence 'full', what the bench asks for); only the evidence fields of decodes not run are
+   * left out (`agree`, `other`; a miss's verification). When the decoders are idle (at most half the slots busy), the
+   * phone loop (and the language model when it may matter) starts beside the grammar, for the latency of one talker.
+   */
+  async #decide(req: UnderstandRequest, ctx: { model: Model; grammar: GrammarFiles; audio: DecodeAudio; timeoutMs: number; started: Promise<unknown>[] }, miss: (reason: MissReason, heard?: string | null, extra?: Partial<Evidence>, message?: string) => Understood): Promise<Understood> {
+    const { model, grammar, audio, timeoutMs, started } = ctx;
+    const [dir, loopFiles] = await Promise.all([this.#workDir(), phoneLoopFiles()]);
+    const t = this.#thresholds;
+    const useGrammar = this.opts.decoders !== 'lm';
+    const useLm = this.opts.decoders !== 'grammar';
+    const eager = this.opts.evidence === 'full' || !useGrammar || Number.isFinite(t.alone);
+    // The decodes of an utterance under way go before a newer utterance's first one (priority 1).
+    // Started synchronously, so that the limiter counts it before the next decision about working ahead.
+    const run = (files: DecodeFiles, lm: boolean, args: string[] | undefined, priority: number): Promise<BtUtterance[] | null> => {
+      this.decodes++;
+      const p = this.#limiter.run(() => this.#decodeNow({ files, lm, ...(args ? { args } : {}) }, audio, timeoutMs, dir), priority).catch(() => null);
+      started.push(p);
+      return p;
+    };
+    const once = (f: () => Promise<BtUtterance[] | null>): (() => Promise<BtUtterance[] | null>) => {
+      let p: Promise<BtUtterance[] | null> | null = null;
+      return () => (p ??= f());
+    };
+    const loopOf = once(() => run(loopFiles, false, [], 1));
+    // -lw 10 (default 6.5): the model's word orders weigh more than odd acoustic matches (tuning: +4 paraphrases of 260).
+    const freeOf = once(() => (useLm ? run(model, true, ['-bestpath', 'no', ...(this.opts.decoderArgs ?? ['-lw', '10'])], 1) : Promise.resolve(null)));
+    const room = (): boolean => this.opts.ahead !== false && this.#limiter.hasRoom(Math.floor(this.#limiter.limit / 2));
+    const exactP = useGrammar ? run(grammar, false, undefined, 0) : Promise.resolve(null);
+    if (eager) {
+      void loopOf();
+      void freeOf();
+    } else if (room()) void loopOf();
+    const exact = await exactP;
+    let a = this.#heard(req, exact, grammar.decoys, grammar.authored);
+    const strict = a.decision ? endsRun(req.story, a.decision) : false;
+    // The exact grammar's decision is taken at `lone`, or at `agreed` when the model heard the same.
+    const lone = strict ? Infinity : Math.min(a.authored ? t.authored : Infinity, t.alone);
+    const agreed = strict ? t.run_ending : Math.min(t.agreed, lone);
+    const modelMatters = useLm && (a.decision === null || agreed < lone);
+    if (modelMatters && (eager || a.decision === null || room())) void freeOf();
+    const loop = a.decision || eager ? await loopOf() : null;
+    if (a.decision) a = this.#fit(a, exact, loop);
+    const aMargin = a.margin ?? -Infinity;
+    // Without the grammar's decision the model's words are what was heard; with it, the model only counts between the
+    // two thresholds.
+    const needModel = eager || a.decision === null || (modelMatters && aMargin >= agreed && !(aMargin >= lone));
+    const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
-    const a = this.#candidate(req, exact, loop, grammar.decoys, grammar.authored);
-    let b = this.#candidate(req, free, loop, []);
+    let b = this.#fit(this.#heard(req, free, []), free, loop);
     // The language model's search scores on another scale than a grammar's: when what it heard alone may be taken, it
     // is aligned once more with a grammar of just those words, to be verified like the grammar's sentence.
-    if (Number.isFinite(this.#thresholds.alone) && !a.decision && b.decision && loop) {
-      const aligned = await this.#align(b.text, model, pcm, timeoutMs, dir);
-      b = aligned ? { ...this.#candidate(req, aligned, loop, []), text: b.text } : { ...b, margin: null };
+    if (Number.isFinite(t.alone) && !a.decision && b.decision && loop) {
+      const aligned = await this.#align(b.text, model, audio, timeoutMs, dir);
+      b = aligned ? { ...this.#fit(this.#heard(req, aligned, []), aligned, loop), text: b.text } : { ...b, margin: null };
     }
     // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
     const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
     const pick = a.decision ? a : b;
     const heardText = pick.text || a.text || b.text;
-    const texts = { heard_grammar: a.text, heard_lm: b.text };
+    const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}) };
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
     const authored = pick === a && a.authored;
-    const t = this.#thresholds;
     const margin = pick.margin ?? -Infinity;
-    const strict = endsRun(req.story, pick.decision);
+    const strictPick = endsRun(req.story, pick.decision);
     // Each kind of evidence has its threshold; with several (agreed and authored), the most lenient applies.
-    const needed = strict ? (agree ? t.run_ending : Infinity) : Math.min(agree ? t.agreed : Infinity, authored ? t.authored : Infinity, t.alone);
-    const extra = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, agree, authored, other: pick === a ? b.margin : a.margin, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
+    const needed = strictPick ? (agree ? t.run_ending : Infinity) : Math.min(agree ? t.agreed : Infinity, authored ? t.authored : Infinity, t.alone);
+    const extra: Partial<Evidence> = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
+    // Agreement is known only when the model was decoded.
+    if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin });
     if (!(margin >= needed)) return miss('unsure', pick.text, extra);
-    return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra };
+    return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null };
   }
 
   /** The audio aligned with exactly these words (a one-sentence grammar), for their acoustic scores. */
-  async #align(text: string, model: Model, pcm: Int16Array, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
+  async #align(text: string, model: Model, pcm: DecodeAudio, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
     const gram = join(dir, `${randomUUID()}.gram`);
     await writeFile(gram, `#JSGF V1.0;\ngrammar align;\npublic <s> = ${text};\n`);
     try {
-      return await this.#limiter.run(() => (this.opts.decode ?? decodeOnce)(this.#modelDir, { gram, dict: model.dict }, pcm, { timeoutMs, dir }));
+      return await this.#limiter.run(() => this.#decodeNow({ files: { gram, dict: model.dict } }, pcm, timeoutMs, dir), 1);
     } finally {
       await rm(gram, { force: true });
     }
   }
 
-  /** What one decoder heard: its words, their decision here, and how well the words it rests on fit the audio. */
-  #candidate(req: UnderstandRequest, said: BtUtterance[] | null, loop: BtUtterance[] | null, decoys: readonly string[], authored: ReadonlySet<string> = new Set()): Candidate {
-    const none: Candidate = { text: '', decision: null, keyWords: [], margin: null, verification: null, reason: null, authored: false };
+  /** What one decoder heard: its words and their decision here (how well they fit the audio comes from #fit). */
+  #heard(req: UnderstandRequest, said: BtUtterance[] | null, decoys: readonly string[], authored: ReadonlySet<string> = new Set()): Candidate {
+    const none: Candidate = { text: '', decision: null, keyWords: [], keyIndexes: [], decoy: false, margin: null, verification: null, reason: null, authored: false };
     if (!said) return none;
     const text = cleanHypothesis(said.map((u) => u.hyp).join(' '));
     if (!text) return none;
-    if (decoys.includes(text)) return { ...none, text, reason: 'no_decision' };
-    const v = loop ? verify(said, loop) : null;
+    if (decoys.includes(text)) return { ...none, text, decoy: true, reason: 'no_decision' };
     const decision = decideTyped(req.story, req.state, text);
-    if (!decides(decision)) return { ...none, text, verification: v, reason: 'no_decision' };
+    if (!decides(decision)) return { ...none, text, reason: 'no_decision' };
     const words = text.split(' ');
     const keys = keyWords(req.story, req.state, words, decision, this.opts.keyWords);
+    return { ...none, text, decision, keyWords: keys.map((i) => words[i] ?? ''), keyIndexes: keys, authored: authored.has(text) };
+  }
+
+  /** How well a candidate's words fit the audio against the phone loop: its key words' least margin. */
+  #fit(c: Candidate, said: BtUtterance[] | null, loop: BtUtterance[] | null): Candidate {
+    if (!said || !c.text || c.decoy) return c;
+    const v = loop ? verify(said, loop) : null;
+    if (!c.decision) return { ...c, verification: v };
     // Margins of the key words (the verification lists the hypothesis's words in the same order).
-    const fits = v && v.words.length === words.length ? keys.map((i) => v.words[i]?.margin ?? 0) : [];
+    const fits = v && v.words.length === c.text.split(' ').length ? c.keyIndexes.map((i) => v.words[i]?.margin ?? 0) : [];
     const margin = fits.length ? Math.min(...fits) : v ? v.speech : null;
-    return { text, decision, keyWords: keys.map((i) => words[i] ?? ''), margin, verification: v, reason: null, authored: authored.has(text) };
+    return { ...c, margin, verification: v };
   }
 
   #workDir(): Promise<string> {
@@ -301,6 +381,7 @@ export class SpeechUnderstanding {
   }
 
   async close(): Promise<void> {
+    this.standby?.close();
     const dir = this.#dir;
     this.#dir = null;
     if (dir) await rm(await dir, { recursive: true, force: true });
@@ -316,9 +397,10 @@ export function createBenchUnderstander(): Promise<{
 }> {
   const opts = JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions;
   // A generous deadline by default: the bench measures what is understood, and its latency apart (a decode cut short
-  // on a busy machine would count as not caught).
+  // on a busy machine would count as not caught). Every decode, for the tuning features (BENCH_VU_OPTS
+  // '{"evidence":"needed"}' runs the server's cascade: the same outcomes, fewer features).
   const cache = process.env.BENCH_VU_DECODE_CACHE;
-  const u = new SpeechUnderstanding({ timeoutMs: 120_000, ...opts, ...(cache ? { decode: cachedDecode(cache) } : {}) });
+  const u = new SpeechUnderstanding({ timeoutMs: 120_000, evidence: 'full', ...opts, ...(cache ? { decode: cachedDecode(cache) } : {}) });
   return Promise.resolve({
     name: 'pocketsphinx per request, the stage\'s language model, brain gate, phone-loop verification of the key words',
     async understand(story, state, wav) {
@@ -338,7 +420,7 @@ export function createBenchUnderstander(): Promise<{
 /** The bench's decodes kept on disk (BENCH_VU_DECODE_CACHE=<dir>), keyed by the grammar or model, the dictionary,
  *  the flags and the audio: a second run that changes only the policy (thresholds, key words) decodes nothing again.
  *  Only for the bench: a decode depends on nothing else (a fresh process, a fixed dither seed). */
-export function cachedDecode(dir: string): typeof decodeOnce {
+export function cachedDecode(dir: string): DecodeFn {
   const hashes = new Map<string, string>();
   const fileHash = async (path: string): Promise<string> => {
     let h = hashes.get(path);

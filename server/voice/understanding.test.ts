@@ -1,0 +1,60 @@
+// Voice understanding with real pocketsphinx (installed by .ci/run): the cascade runs only the decodes that can change
+// the outcome, and its outcome is the one of all three decodes. About 10-20 s on a busy machine.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resample, toFloat32, toInt16 } from './audio.js';
+import { EspeakEngine } from './espeak-engine.js';
+import { loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
+import { isPocketsphinxAvailable } from './pocketsphinx.js';
+import { SpeechUnderstanding, type Understood } from './understanding.js';
+import { encodeWav } from './wav.js';
+
+const STORIES = resolve('fixtures/stories');
+const available = await isPocketsphinxAvailable();
+const story = loadFixtureStory(STORIES, 'lantern-keeper');
+// "When does the light go dark?" at The Keeper's Log: one of the story's own sentences.
+const state = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 3);
+const sentence = readFileSync(resolve('fixtures/audio/lantern-keeper/en/dead-end.en.l3.m3-175-50.wav'));
+
+async function spoken(text: string): Promise<Uint8Array> {
+  const engine = await EspeakEngine.create();
+  const pcm = toFloat32(engine.synth(text, { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 }));
+  const padded = new Float32Array(pcm.length + 22050);
+  padded.set(pcm, 11025);
+  return encodeWav(toInt16(resample(padded, 22050, 16000)), 16000);
+}
+
+const outcome = (r: Understood): unknown => (r.ok ? { ok: true, text: r.text, margin: r.margin, key_words: r.key_words } : { ok: false, reason: r.reason, heard: r.heard });
+
+describe.runIf(available.ok)('voice understanding: the cascade of decodes', () => {
+  const full = new SpeechUnderstanding({ timeoutMs: 60_000, evidence: 'full' });
+  const needed = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false });
+  afterAll(async () => {
+    await full.close();
+    await needed.close();
+  });
+  const hear = (u: SpeechUnderstanding, bytes: Uint8Array): Promise<Understood> => u.understand({ story, state, language: 'english', audio: { bytes, format: 'wav' } });
+
+  it('takes a story sentence with the exact grammar and the phone loop alone, as all three decodes would', async () => {
+    const all = await hear(full, sentence);
+    expect(full.decodes).toBe(3);
+    const some = await hear(needed, sentence);
+    expect(needed.decodes).toBe(2);
+    expect(all).toMatchObject({ ok: true, text: 'when does the light go dark', authored: true });
+    expect(outcome(some)).toEqual(outcome(all));
+    // Agreement with the model was not decoded: left out of the evidence.
+    expect(some.agree).toBeUndefined();
+  }, 120_000);
+
+  it('answers a non-answer with the language model\'s words and no phone loop, as all three decodes would', async () => {
+    const bytes = await spoken('Banana pancakes tomorrow');
+    const before = { full: full.decodes, needed: needed.decodes };
+    const all = await hear(full, bytes);
+    const some = await hear(needed, bytes);
+    expect(full.decodes - before.full).toBe(3);
+    expect(needed.decodes - before.needed).toBe(2);
+    expect(all.ok).toBe(false);
+    expect(outcome(some)).toEqual(outcome(all));
+  }, 120_000);
+});

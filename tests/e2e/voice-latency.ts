@@ -1,0 +1,111 @@
+// The web bench's voice figure (issue #10 §3), run by scripts/bench/lib/web-game.ts: in Chromium with the fake
+// microphone against a server with voice on, N answers of The Lantern Keeper are spoken (the recording stopped by the
+// silence rule), and for each the browser's time from the end of the speech (mark looptale:speech-end) to the first
+// reply audio playing (looptale:first-audio-play) is set beside the server's own total for the same turn (frame in ->
+// first AUDIO_ANSWER out, from the run's transcript, by input id). What the browser adds is the difference: the MP3
+// encoding's tail, sending, and starting the reply's playback. Lives with the browser tests: it runs page code.
+import type { Page } from 'playwright-core';
+import { decodeClientFrame } from '../../engine/protocol/codec.js';
+import { type Account, signUp, startVoiceHarness } from './harness.js';
+import { LANTERN, LANTERN_WIN, openGame, settle } from './game-driver.js';
+import { type Clip, clipFor, clips, FakeMic, speak } from './voice-driver.js';
+
+export type VoiceTurn = { input_id: string; heard: string; browser_ms: number | null; server_total_ms: number | null };
+
+/** The ids of the audio USER_INPUTs the page sends, in order. */
+function audioInputs(page: Page): string[] {
+  const ids: string[] = [];
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      if (typeof f.payload === 'string') return;
+      const d = decodeClientFrame(new Uint8Array(f.payload));
+      if (d.ok && d.frame.type === 'USER_INPUT' && (d.frame.audio?.length ?? 0) > 0) ids.push(d.frame.input.input_id);
+    });
+  });
+  return ids;
+}
+
+/** For each speech end, the first reply audio that started playing after it (ms), in order; null when none did. */
+async function browserLatencies(page: Page): Promise<(number | null)[]> {
+  return page.evaluate(() => {
+    const ends = performance.getEntriesByName('looptale:speech-end');
+    const plays = performance.getEntriesByName('looptale:first-audio-play');
+    return ends.map((e, i) => {
+      const next = ends[i + 1]?.startTime ?? Infinity;
+      const p = plays.find((x) => x.startTime >= e.startTime && x.startTime < next);
+      return p ? p.startTime - e.startTime : null;
+    });
+  });
+}
+
+/** The server's total of each spoken turn of a run, by input id (the run's transcript; a miss has no line). */
+async function serverTotals(url: string, account: Account, runIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const id of runIds) {
+    const res = await fetch(`${url}/api/player-stories/${id}/transcript`, { headers: { authorization: `Bearer ${account.session.access_token}` } });
+    for (const line of (await res.text()).split('\n').filter(Boolean)) {
+      const l = JSON.parse(line) as { kind: string; stages?: Record<string, number>; event?: { input_id?: string } };
+      const total = l.stages?.total;
+      if (l.kind === 'event' && l.stages?.stt !== undefined && l.event?.input_id && total !== undefined) out.set(l.event.input_id, total);
+    }
+  }
+  return out;
+}
+
+/**
+ * Speaks a clip and waits for its reply's first audio to start playing (answering sooner would discard that audio:
+ * incoming audio is dropped while the player records). A reply with no audio gives up after 60 s.
+ */
+async function speakAndHear(page: Page, mic: FakeMic, clip: Clip): Promise<{ heard: string }> {
+  // A moment's opening line can still be on its way (IDLE between its GAME_OUTPUT and its audio): let it arrive, so
+  // its audio is not taken for the reply's.
+  await page.waitForTimeout(1500);
+  const played = await page.evaluate(() => performance.getEntriesByName('looptale:first-audio-play').length);
+  const r = await speak(page, mic, clip);
+  await page.waitForFunction((n) => performance.getEntriesByName('looptale:first-audio-play').length > n, played, { timeout: 60_000 }).catch(() => undefined);
+  return r;
+}
+
+/**
+ * Speaks `turns` answers (Lantern Keeper's winning plan, again from a new run when one ends); one Chromium. A reply
+ * still playing when the next answer is due is skipped, once its first audio started (the figure is unaffected).
+ */
+export async function voiceLatency(turns: number): Promise<{ turns: VoiceTurn[]; misses: number }> {
+  const mic = new FakeMic();
+  const h = await startVoiceHarness({ args: mic.args });
+  try {
+    const account = await signUp(h.url);
+    const page = await h.newPage({ signedInAs: account });
+    const ids = audioInputs(page);
+    const all = clips('lantern-keeper');
+    const runs: string[] = [];
+    const heard: string[] = [];
+    let misses = 0;
+    while (heard.length < turns) {
+      runs.push(await openGame(page, h.url, LANTERN));
+      // The first reply of a server warms its speech engines up: wait for the opening line's audio.
+      await settle(page);
+      await page.waitForFunction(() => document.querySelector('[data-dialogue-audio] audio') !== null, undefined, { timeout: 90_000 }).catch(() => undefined);
+      for (const line of LANTERN_WIN) {
+        if (heard.length >= turns) break;
+        const r = await speakAndHear(page, mic, clipFor(all, line));
+        heard.push(r.heard);
+        // A miss does not move the run on: say it again (it still counts as a measured turn). Its caption is empty or
+        // the audio's length ('[1.0 s]').
+        if (!r.heard || /^\[[\d.]+ s\]$/.test(r.heard)) {
+          misses++;
+          if (heard.length < turns) heard.push((await speakAndHear(page, mic, clipFor(all, line))).heard);
+        }
+      }
+    }
+    const browser = await browserLatencies(page);
+    const server = await serverTotals(h.url, account, runs);
+    return {
+      misses,
+      turns: ids.map((id, i) => ({ input_id: id, heard: heard[i] ?? '', browser_ms: browser[i] ?? null, server_total_ms: server.get(id) ?? null })),
+    };
+  } finally {
+    await h.close();
+    mic.close();
+  }
+}
