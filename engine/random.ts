@@ -87,10 +87,9 @@ export class SeededRandom implements Random {
 
 /** Derives a 32-bit seed from any string (FNV-1a), e.g. to seed the brain per input id. */
 export function hashSeed(text: string, salt = 0): number {
-  let h = (0x811c9dc5 ^ salt) >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
+  // int32 arithmetic: the same bits as `>>> 0` after each step, without uint32 values carried as doubles.
+  let h = (0x811c9dc5 ^ salt) | 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }

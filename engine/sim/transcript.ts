@@ -156,15 +156,17 @@ export function stateDigest(s: GameState): string {
 
 /** stateDigest of the state whose canonicalStateJson is `json`. */
 export function digestOfJson(json: string): string {
-  // hashSeed(json) and hashSeed(json, 0x9e3779b9) in one pass.
-  let a = 0x811c9dc5 >>> 0;
-  let b = (0x811c9dc5 ^ 0x9e3779b9) >>> 0;
-  for (let i = 0; i < json.length; i++) {
+  // hashSeed(json) and hashSeed(json, 0x9e3779b9) in one pass, in int32 arithmetic (the same bits as `>>> 0` after
+  // each step, about twice as fast: no uint32 values above 2^31 to carry as doubles in the loop).
+  let a = 0x811c9dc5 | 0;
+  let b = (0x811c9dc5 ^ 0x9e3779b9) | 0;
+  const n = json.length;
+  for (let i = 0; i < n; i++) {
     const c = json.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x01000193) >>> 0;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
   }
-  return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
+  return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`;
 }
 
 export function toJsonl(lines: readonly TranscriptLine[]): string {

@@ -1,7 +1,8 @@
 // The rest of the game screen (issue #10 §1): a whole Clockwork Siege run played by typing, watching every overlay it
 // reaches (award, forging, perfect, upgrade banner, rank achieved), the Assemble banner 'selected / maxRequired', the
 // battle indicator, card pictures, and the story graph in the menu ('+N more', 4-character ids); then the error
-// dialog. Real server (PGlite), real web build, real Chromium. ~40-70 s on the shared 2-core machine.
+// dialog; 'Connection lost' after the last reconnect attempt (the page's clock stepped). Real server (PGlite), real web
+// build, real Chromium. ~40-90 s on the shared 2-core machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeMicrophoneArgs, type Harness, signUp, startHarness } from './harness.js';
 import {
@@ -9,6 +10,32 @@ import {
 } from './game-driver.js';
 
 let h: Harness;
+
+/**
+ * Makes the page's future sockets fail at once and cuts the open one: window.__cutSockets(); __mendSockets() undoes it.
+ * A blocked socket is a stand-in that closes in a microtask: Chromium delays real connections to a host after
+ * failures, which the page's stepped clock would outrun.
+ */
+const BLOCK_SOCKETS = `(() => {
+  const WS = window.WebSocket;
+  const opened = [];
+  function Patched(url, protocols) {
+    if (window.__blockSockets) {
+      const fake = new EventTarget();
+      Object.assign(fake, { readyState: 3, binaryType: 'arraybuffer', send() {}, close() {} });
+      Promise.resolve().then(() => fake.dispatchEvent(Object.assign(new Event('close'), { code: 1006, reason: '' })));
+      return fake;
+    }
+    const ws = new WS(url, protocols);
+    opened.push(ws);
+    return ws;
+  }
+  Patched.prototype = WS.prototype;
+  Object.assign(Patched, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Patched;
+  window.__cutSockets = () => { window.__blockSockets = true; for (const ws of opened) ws.close(4000, 'cut'); };
+  window.__mendSockets = () => { window.__blockSockets = false; };
+})();`;
 
 beforeAll(async () => {
   h = await startHarness({ args: fakeMicrophoneArgs() });
@@ -72,6 +99,30 @@ describe('the game screen: banners, pictures, story graph and overlays', () => {
     expect(notes).toContain('FIRST TIME!');
     await page.close();
   }, 240_000);
+
+  it("says 'Connection lost' after the last reconnect attempt, and Try again reconnects", async () => {
+    const account = await signUp(h.url);
+    const page = await h.newPage({ signedInAs: account });
+    await page.addInitScript({ content: BLOCK_SOCKETS });
+    // The page's clock is ours: the 50 attempts 5 s apart (250 s) pass in a few seconds.
+    await page.clock.install();
+    await openGame(page, h.url, LANTERN, { via: 'api' });
+    await settle(page);
+    await page.evaluate(() => (window as unknown as { __cutSockets: () => void }).__cutSockets());
+    const overlay = page.locator('[data-testid="connection-overlay"]');
+    await overlay.waitFor({ timeout: 10_000 });
+    expect(await overlay.textContent()).toContain('Reconnecting...');
+    // Each attempt fails at once: step the clock 5 s at a time, attempt by attempt.
+    for (let i = 0; i < 150 && !((await overlay.textContent()) ?? '').includes('Connection lost'); i++) {
+      await page.clock.runFor(5_000);
+      await page.waitForTimeout(50);
+    }
+    expect(await overlay.textContent()).toContain('Connection lost');
+    await page.evaluate(() => (window as unknown as { __mendSockets: () => void }).__mendSockets());
+    await overlay.getByRole('button', { name: 'Try again' }).click();
+    await overlay.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.close();
+  }, 120_000);
 
   it('shows the error dialog for an ERROR_MESSAGE and closes it with its button', async () => {
     const account = await signUp(h.url);

@@ -25,17 +25,17 @@ function audioInputs(page: Page): string[] {
   return ids;
 }
 
-/** For each speech end, the first reply audio that started playing after it (ms), in order; null when none did. */
-async function browserLatencies(page: Page): Promise<(number | null)[]> {
-  return page.evaluate(() => {
-    const ends = performance.getEntriesByName('looptale:speech-end');
-    const plays = performance.getEntriesByName('looptale:first-audio-play');
-    return ends.map((e, i) => {
-      const next = ends[i + 1]?.startTime ?? Infinity;
-      const p = plays.find((x) => x.startTime >= e.startTime && x.startTime < next);
-      return p ? p.startTime - e.startTime : null;
-    });
-  });
+/**
+ * The page's marks (one document's; a new page load starts a new timeline): the speech ends in order, and the first
+ * reply audio that played after each answer with the input it belongs to.
+ */
+async function documentMarks(page: Page): Promise<{ ends: number[]; plays: { at: number; input_id: string | null }[] }> {
+  return page.evaluate(() => ({
+    ends: performance.getEntriesByName('looptale:speech-end').map((e) => e.startTime),
+    plays: (performance.getEntriesByName('looptale:first-audio-play') as PerformanceMark[]).map((e) => ({
+      at: e.startTime, input_id: ((e.detail as { input_id?: string | null } | null)?.input_id) ?? null,
+    })),
+  }));
 }
 
 /** The server's total of each spoken turn of a run, by input id (the run's transcript; a miss has no line). */
@@ -79,31 +79,38 @@ export async function voiceLatency(turns: number): Promise<{ turns: VoiceTurn[];
     const ids = audioInputs(page);
     const all = clips('lantern-keeper');
     const runs: string[] = [];
-    const heard: string[] = [];
+    const out: VoiceTurn[] = [];
     let misses = 0;
-    while (heard.length < turns) {
+    while (out.length < turns) {
+      const idsBefore = ids.length;
+      const heard: string[] = [];
       runs.push(await openGame(page, h.url, LANTERN));
       // The first reply of a server warms its speech engines up: wait for the opening line's audio.
       await settle(page);
       await page.waitForFunction(() => document.querySelector('[data-dialogue-audio] audio') !== null, undefined, { timeout: 90_000 }).catch(() => undefined);
       for (const line of LANTERN_WIN) {
-        if (heard.length >= turns) break;
+        if (out.length + heard.length >= turns) break;
         const r = await speakAndHear(page, mic, clipFor(all, line));
         heard.push(r.heard);
         // A miss does not move the run on: say it again (it still counts as a measured turn). Its caption is empty or
         // the audio's length ('[1.0 s]').
         if (!r.heard || /^\[[\d.]+ s\]$/.test(r.heard)) {
           misses++;
-          if (heard.length < turns) heard.push((await speakAndHear(page, mic, clipFor(all, line))).heard);
+          if (out.length + heard.length < turns) heard.push((await speakAndHear(page, mic, clipFor(all, line))).heard);
         }
       }
+      // Speech end k goes with the k-th audio input of this page load; its reply's first audio is found by input id.
+      const { ends, plays } = await documentMarks(page);
+      ids.slice(idsBefore).forEach((id, k) => {
+        const end = ends[k];
+        const play = plays.find((p) => p.input_id === id);
+        out.push({ input_id: id, heard: heard[k] ?? '', browser_ms: end !== undefined && play ? play.at - end : null, server_total_ms: null });
+      });
+      if (heard.length === 0) break;
     }
-    const browser = await browserLatencies(page);
     const server = await serverTotals(h.url, account, runs);
-    return {
-      misses,
-      turns: ids.map((id, i) => ({ input_id: id, heard: heard[i] ?? '', browser_ms: browser[i] ?? null, server_total_ms: server.get(id) ?? null })),
-    };
+    for (const t of out) t.server_total_ms = server.get(t.input_id) ?? null;
+    return { misses, turns: out };
   } finally {
     await h.close();
     mic.close();

@@ -1,5 +1,6 @@
 // A real server in its own process (`node bin/looptale.js serve`), for tests that kill it, restart it, or run two
-// of them on one PostgreSQL. Resolves once the server logs the URL it serves on.
+// of them on one PostgreSQL. Resolves once the server logs the URL it serves on (within 120 s by default: a first
+// start runs initdb, which took over 30 s on CI at load ~30).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -7,7 +8,7 @@ export type ServerProcess = { url: string; child: ChildProcess; output: string[]
 
 const BIN = join(import.meta.dirname, '../../bin/looptale.js');
 
-export function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export function spawnServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -47,10 +47,11 @@ export class GameSession {
 
   constructor(readonly run: PlayerStory, storyName: string, language: PlayLanguage) {
     this.sounds = new Sounds();
-    this.audio = new AudioOut((id) => this.ctrl.dispatch({ type: 'audio_ended', id }), () => {
+    this.audio = new AudioOut((id) => this.ctrl.dispatch({ type: 'audio_ended', id }), (id) => {
       if (!this.#awaitingFirstAudio) return;
       this.#awaitingFirstAudio = false;
-      mark(MARK.FIRST_AUDIO_PLAY);
+      // The reply the audio belongs to: a late sentence of an earlier reply can play first (the web bench pairs by it).
+      mark(MARK.FIRST_AUDIO_PLAY, { input_id: this.#inputOfAudio.get(id) ?? null });
     });
     // Before the controller: its first effects already tell the wrapper the loop is IDLE.
     const ctrl = (): GameController => this.ctrl;
