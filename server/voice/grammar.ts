@@ -95,6 +95,8 @@ export type GrammarInput = {
   speller: Speller | null;
   /** Weight of a decoy relative to a sentence (pocketsphinx normalises the weights of one rule's alternatives). */
   decoyWeight?: number;
+  /** Add the everyday decoys (BUILTIN_DECOYS) to the story's (default true). */
+  builtinDecoys?: boolean;
 };
 
 /** Decoys weigh 1/100 of a sentence: low enough that short answers ("The tide caves") are not lost to them. */
@@ -127,7 +129,7 @@ export async function buildGrammar(input: GrammarInput): Promise<Grammar> {
     if (ok && !sentences.includes(text)) sentences.push(text);
   }
   const decoys: string[] = [];
-  for (const phrase of [...(input.decoys ?? []), ...BUILTIN_DECOYS]) {
+  for (const phrase of [...(input.decoys ?? []), ...(input.builtinDecoys === false ? [] : BUILTIN_DECOYS)]) {
     const words = phraseWords(phrase);
     if (words.length === 0) continue;
     let ok = true;

@@ -83,9 +83,31 @@ describe('key words', () => {
   it('are the words a decision rests on', () => {
     const words = "let's go down to the tide caves please".split(' ');
     const d = decideTyped(lantern, s.state, words.join(' '));
+    // Those whose removal changes the decision (the default); `content`: also every word but the small carrying words.
     expect(keyWords(lantern, s.state, words, d).map((i) => words[i])).toEqual(['caves']);
+    expect(keyWords(lantern, s.state, words, d, 'content').map((i) => words[i])).toEqual(['down', 'tide', 'caves']);
     // The caves lead to a Dead End: such a decision ends the run (and needs a stricter check).
     expect(endsRun(lantern, d)).toBe(true);
     expect(endsRun(lantern, decideTyped(lantern, s.state, 'the market'))).toBe(false);
+  });
+
+  it('include a name or style the decision would fall back to anyway, or that decides nothing on its own', () => {
+    const siege = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
+    const stages = statesByStage(siege, { runs: 5 });
+    const attack = stages.find((x) => x.moment.type === 'Battle' && x.stage === 'attack');
+    const defence = stages.find((x) => x.moment.type === 'Battle' && x.stage === 'defend:Ferrule');
+    if (!attack || !defence) throw new Error('no battle');
+    // Heard where "Orla, strike the knight precisely!" was said: the hound is the default target, so "dog" changes
+    // nothing, yet it is what must fit the audio.
+    const words = 'orla strike dog with precisely'.split(' ');
+    const d = decideTyped(siege, attack.state, words.join(' '));
+    expect(keyWords(siege, attack.state, words, d, 'changes').map((i) => words[i])).not.toContain('dog');
+    expect(keyWords(siege, attack.state, words, d, 'naming').map((i) => words[i])).toEqual(expect.arrayContaining(['dog', 'precisely']));
+    expect(keyWords(siege, attack.state, words, d, 'content').map((i) => words[i])).toEqual(['orla', 'strike', 'dog', 'precisely']);
+    // Heard where "Ferrule, brace, mighty as thunder!" was said: "elegant" is no style of this battle and decides nothing.
+    const heard = 'ferrule brace elegant'.split(' ');
+    const e = decideTyped(siege, defence.state, heard.join(' '));
+    expect(keyWords(siege, defence.state, heard, e, 'naming').map((i) => heard[i])).not.toContain('elegant');
+    expect(keyWords(siege, defence.state, heard, e, 'content').map((i) => heard[i])).toContain('elegant');
   });
 });

@@ -7,6 +7,7 @@ import { resample, toFloat32, toInt16 } from './audio.js';
 import { EspeakEngine } from './espeak-engine.js';
 import { loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
 import { isPocketsphinxAvailable } from './pocketsphinx.js';
+import { DEFAULT_THRESHOLDS, grammarBounds } from './policy.js';
 import { SpeechUnderstanding, type Understood } from './understanding.js';
 import { encodeWav } from './wav.js';
 
@@ -40,11 +41,15 @@ describe.runIf(available.ok)('voice understanding: the cascade of decodes', () =
     const all = await hear(full, sentence);
     expect(full.decodes).toBe(3);
     const some = await hear(needed, sentence);
-    expect(needed.decodes).toBe(2);
     expect(all).toMatchObject({ ok: true, text: 'when does the light go dark', authored: true });
     expect(outcome(some)).toEqual(outcome(all));
-    // Agreement with the model was not decoded: left out of the evidence.
-    expect(some.agree).toBeUndefined();
+    // Fitting at or above the policy's `sure` bound, the model is not decoded (and agreement is left out of the
+    // evidence); below it, what the model hears may change the threshold, so it is decoded.
+    const { sure } = grammarBounds(DEFAULT_THRESHOLDS, { strict: false, authored: true });
+    if ((all.margin ?? -Infinity) >= sure) {
+      expect(needed.decodes).toBe(2);
+      expect(some.agree).toBeUndefined();
+    } else expect(needed.decodes).toBe(3);
   }, 120_000);
 
   it('answers a non-answer with the language model\'s words and no phone loop, as all three decodes would', async () => {

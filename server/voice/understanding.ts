@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decides, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
+import { DEFAULT_THRESHOLDS, grammarBounds, keyWords, neededMargin, type KeyWordRule, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -55,18 +56,8 @@ export type Evidence = {
 
 export type UnderstandRequest = { story: Story; state: GameState; language: PlayLanguage; audio: AudioInput };
 
-/**
- * When a decision is taken (margins: the least per-frame margin of the key words over the phone loop):
- *   - the exact grammar heard one of the story's own sentences, fitting the audio by at least `authored`;
- *   - or both decoders (exact grammar, language model) heard the same decision, fitting by at least `agreed`;
- *   - what either heard alone (a generated sentence, the model's words) by at least `alone` (never, by default);
- *   - a decision that would end the run only when both agree, by at least `run_ending`.
- * Tuned on the tuning half of `npm run bench -- voice-understanding` (server/voice/README.md): at most 4% of
- * non-answers taken and none that ends the run, then as many right and as few wrong answers as possible.
- */
-export type Thresholds = { authored: number; agreed: number; alone: number; run_ending: number };
-
-export const DEFAULT_THRESHOLDS: Thresholds = { authored: -30, agreed: -20, alone: Infinity, run_ending: -20 };
+// When a decision is taken: policy.ts (thresholds by evidence, key words).
+export { DEFAULT_THRESHOLDS, keyWords, type KeyWordRule, type Thresholds } from './policy.js';
 
 export type UnderstandingOptions = {
   modelDir?: string;
@@ -84,6 +75,8 @@ export type UnderstandingOptions = {
   weights?: CorpusWeights;
   /** Which decoders run: both (default), or only the exact grammar, or only the language model (for comparisons). */
   decoders?: 'grammar' | 'lm';
+  /** Decoys in the exact grammar (default true). */
+  decoys?: boolean;
   /** 'needed' (default): only the decodes that can change the outcome (see #decide). 'full': all three, every time,
    *  for the evidence fields (the bench's tuning data); the outcome is the same. */
   evidence?: 'needed' | 'full';
@@ -108,26 +101,6 @@ type Model = DecodeFiles & { key: string; words: Set<string> };
 type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean };
 type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string> };
 
-/** Which words a decision rests on: `changes`, each word whose removal changes what the brain decides; `naming`,
- *  those and each word that decides something on its own (a name, a verb: "orla strike dog" targets the hound with or
- *  without "dog", the default target, yet "dog" may have been heard where "the knight" was said); `content`, those
- *  and every word but the small words that carry a sentence ("ferrule brace elegant": "elegant" decides nothing and
- *  changes nothing, yet it was heard where "mighty as thunder", a thematic defence, was said). */
-export type KeyWordRule = 'changes' | 'naming' | 'content';
-
-/** Words that carry a sentence rather than decide it (the generated sentences' and the carriers' small words). */
-const CARRIER_WORDS = new Set(['a', 'an', 'the', 'and', 'to', 'into', 'from', 'like', 'with', 'as', 'of', 'on', 'at', 'in', 'i', "i'll", 'it', 'is', "it's", 'we', 'me', 'my', 'you', 'your', 'please', 'now', 'so', 'okay', 'yes', 'go', "let's", 'think', 'want', 'should', 'take', 'choose', 'give', 'hand', 'carry', 'answer', 'bet']);
-
-/** The words a decision rests on (indexes into `words`), by `rule`. */
-export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision, rule: KeyWordRule = 'changes'): number[] {
-  const want = decisionKey(decision);
-  const out: number[] = [];
-  words.forEach((w, i) => {
-    const without = words.filter((__, j) => j !== i).join(' ');
-    if (decisionKey(decideTyped(story, state, without)) !== want || (rule === 'naming' && decides(decideTyped(story, state, w))) || (rule === 'content' && !CARRIER_WORDS.has(w))) out.push(i);
-  });
-  return out;
-}
 
 /** Whether a decision ends the run: a branch or answer leading to a Dead End, or the end of the game. */
 export function endsRun(story: Story, d: Decision): boolean {
@@ -240,20 +213,23 @@ export class SpeechUnderstanding {
     const exact = await exactP;
     let a = this.#heard(req, exact, grammar.decoys, grammar.authored);
     const strict = a.decision ? endsRun(req.story, a.decision) : false;
-    // The exact grammar's decision is taken at `lone`, or at `agreed` when the model heard the same.
-    const lone = strict ? Infinity : Math.min(a.authored ? t.authored : Infinity, t.alone);
-    const agreed = strict ? t.run_ending : Math.min(t.agreed, lone);
-    const modelMatters = useLm && (a.decision === null || agreed < lone);
+    // The exact grammar's decision is taken at or above `sure` whatever the model hears, never below `never`; in
+    // between, what the model hears decides (policy.ts).
+    const bounds = grammarBounds(t, { strict, authored: a.authored });
+    const modelMatters = useLm && (a.decision === null || bounds.never < bounds.sure);
     if (modelMatters && (eager || a.decision === null || room())) void freeOf();
-    const loop = a.decision || eager ? await loopOf() : null;
-    if (a.decision) a = this.#fit(a, exact, loop);
+    const firstLoop = a.decision || eager ? await loopOf() : null;
+    if (a.decision) a = this.#fit(a, exact, firstLoop);
     const aMargin = a.margin ?? -Infinity;
     // Without the grammar's decision the model's words are what was heard; with it, the model only counts between the
-    // two thresholds.
-    const needModel = eager || a.decision === null || (modelMatters && aMargin >= agreed && !(aMargin >= lone));
+    // two bounds.
+    const needModel = eager || a.decision === null || (modelMatters && aMargin >= bounds.never && !(aMargin >= bounds.sure));
     const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
-    let b = this.#fit(this.#heard(req, free, []), free, loop);
+    const bHeard = this.#heard(req, free, []);
+    // The model's decision alone is verified too (its own path against the loop), when it may be taken.
+    const loop = firstLoop ?? (bHeard.decision && Number.isFinite(t.model) ? await loopOf() : null);
+    let b = this.#fit(bHeard, free, loop);
     // The language model's search scores on another scale than a grammar's: when what it heard alone may be taken, it
     // is aligned once more with a grammar of just those words, to be verified like the grammar's sentence.
     if (Number.isFinite(t.alone) && !a.decision && b.decision && loop) {
@@ -263,14 +239,13 @@ export class SpeechUnderstanding {
     // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
     const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
     const pick = a.decision ? a : b;
+    const view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : agree ? 'same' : b.decision ? 'other' : 'none';
     const heardText = pick.text || a.text || b.text;
     const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}) };
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
     const authored = pick === a && a.authored;
     const margin = pick.margin ?? -Infinity;
-    const strictPick = endsRun(req.story, pick.decision);
-    // Each kind of evidence has its threshold; with several (agreed and authored), the most lenient applies.
-    const needed = strictPick ? (agree ? t.run_ending : Infinity) : Math.min(agree ? t.agreed : Infinity, authored ? t.authored : Infinity, t.alone);
+    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view });
     const extra: Partial<Evidence> = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin });
@@ -324,14 +299,14 @@ export class SpeechUnderstanding {
     const spoken = speakable(story, state, language);
     const patterns = spoken.map((p) => ({ parts: p.parts }));
     const authored = new Set(spoken.filter((p) => p.authored).map((p) => phraseWords(p.example).join(' ')));
-    const decoys = storyDecoys(story, language);
+    const decoys = this.opts.decoys === false ? [] : storyDecoys(story, language);
     const key = createHash('sha256').update(JSON.stringify([patterns, decoys])).digest('hex').slice(0, 16);
     const hit = this.#grammars.get(key);
     if (hit) return hit;
     const made = (async () => {
       const dir = await this.#workDir();
       const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
-      const g = await buildGrammar({ patterns, vocabulary: [], decoys, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
+      const g = await buildGrammar({ patterns, vocabulary: [], decoys, builtinDecoys: this.opts.decoys !== false, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
       const files: GrammarFiles = { ...g, authored, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`) };
       await writeFile(files.gram, g.jsgf);
       await writeFile(files.dict, g.dict);

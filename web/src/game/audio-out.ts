@@ -50,12 +50,14 @@ export class AudioOut {
     if (this.#gain) this.#gain.gain.value = DIALOGUE_GAIN * this.#volume;
   }
 
-  keep(id: string, bytes: Uint8Array): void {
+  /** Keeps a line's bytes; `inputId` (the USER_INPUT it answers) is shown as data-input for tests and tools. */
+  keep(id: string, bytes: Uint8Array, inputId?: string): void {
     const url = URL.createObjectURL(new Blob([bytes.slice()], { type: 'audio/mpeg' }));
     const el = document.createElement('audio');
     el.preload = 'auto';
     el.src = url;
     el.dataset.id = id;
+    if (inputId) el.dataset.input = inputId;
     el.dataset.state = 'queued';
     this.#box.append(el);
     this.#lines.set(id, { el, url });

@@ -13,7 +13,8 @@ export function ControlBar({ session, m, onMenu }: { session: GameSession; m: Pl
   const micError = useMicError(session);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!text.trim() || m.voice.processing) return;
+    // A complete moment still speaking its last line takes no answer (the server would refuse it): wait for the next.
+    if (!text.trim() || m.voice.processing || m.momentComplete) return;
     session.say(text);
     setText('');
   };
@@ -41,7 +42,7 @@ export function ControlBar({ session, m, onMenu }: { session: GameSession; m: Pl
           autoComplete="off"
           data-testid="typed-input"
         />
-        <button type="submit" className="game-button game-button--primary" disabled={!text.trim() || m.voice.processing}>{GAME_TEXT.send}</button>
+        <button type="submit" className="game-button game-button--primary" disabled={!text.trim() || m.voice.processing || m.momentComplete}>{GAME_TEXT.send}</button>
       </form>
       <button type="button" className="game-button control-bar__menu" onClick={onMenu} aria-haspopup="dialog">{GAME_TEXT.menu}</button>
       {micError ? <p className="control-bar__error" role="alert" data-testid="mic-error">{micError}</p> : null}

@@ -74,11 +74,14 @@ export class GameSession {
       if (this.#skippedInputs.has(chunk.header.input_id)) return;
       const id = `a${++this.#audioSeq}`;
       this.#inputOfAudio.set(id, chunk.header.input_id);
-      this.audio.keep(id, chunk.audio);
+      this.audio.keep(id, chunk.audio, chunk.header.input_id);
       this.ctrl.audioReceived(chunk, id);
     };
     this.link.onStatus = (status) => this.ctrl.dispatch({ type: 'connection', status });
-    this.ctrl.subscribe(() => this.#emit());
+    this.ctrl.subscribe((_e, _prev, next) => {
+      this.voice.observe(next);
+      this.#emit();
+    });
     void this.ctrl.refreshView().catch((err: unknown) => this.#fail(err));
   }
 

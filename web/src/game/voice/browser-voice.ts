@@ -1,7 +1,11 @@
 // The browser's half of the voice loop: REC opens the microphone (recorder.ts), the recording ends on > 3000 ms of
 // silence or on STOP, and its MP3 goes out as a USER_INPUT with no transcription (the server recognises it).
-// A stop the player did not ask for (a new moment, the game closing) drops the recording.
+// A stop the player did not ask for (a new moment, the game closing) drops the recording. While a reply plays, the
+// player's voice skips it (barge-in.ts).
+import type { PlayModel } from '../../../../engine/client/game-screen/model.js';
+import { voiceState } from '../../../../engine/client/voice-loop.js';
 import { GAME_TEXT } from '../game-text.js';
+import { BargeIn } from './barge-in.js';
 import { mark, MARK } from './marks.js';
 import { Mp3Encoder } from './mp3-encoder.js';
 import { BrowserRecorder, canRecord, MicError } from './recorder.js';
@@ -12,6 +16,9 @@ export class BrowserVoice implements VoiceInput {
   readonly #encoder = new Mp3Encoder();
   readonly #recorder: BrowserRecorder;
   #sends = 0;
+  /** The player recorded in this game: the microphone is allowed, so barge-in may listen without asking. */
+  #recorded = false;
+  readonly #bargeIn = new BargeIn(() => this.host.dispatch({ type: 'player_speech' }));
 
   constructor(readonly host: VoiceHost) {
     this.#recorder = new BrowserRecorder(this.#encoder, () => {
@@ -19,6 +26,11 @@ export class BrowserVoice implements VoiceInput {
       this.host.dispatch({ type: 'recording_stopped' });
       void this.#send('silence');
     });
+  }
+
+  observe(model: PlayModel): void {
+    if (this.#recorded && voiceState(model.voice) === 'GAME_SPEAKING') this.#bargeIn.start();
+    else this.#bargeIn.stop();
   }
 
   warm(): void {
@@ -41,7 +53,10 @@ export class BrowserVoice implements VoiceInput {
       this.#refuse(GAME_TEXT.micUnsupported);
       return;
     }
-    this.#recorder.start().catch((e: unknown) => {
+    this.#bargeIn.stop();
+    this.#recorder.start().then(() => {
+      this.#recorded = true;
+    }, (e: unknown) => {
       console.warn('microphone unavailable', e instanceof MicError ? e.reason ?? e : e);
       this.#refuse(e instanceof MicError ? e.text : GAME_TEXT.micNeeded);
     });
@@ -69,6 +84,7 @@ export class BrowserVoice implements VoiceInput {
   }
 
   dispose(): void {
+    this.#bargeIn.stop();
     this.#recorder.cancel();
     this.#encoder.close();
   }

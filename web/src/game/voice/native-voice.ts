@@ -37,6 +37,8 @@ export class NativeVoice implements VoiceInput {
 
   warm(): void {}
 
+  observe(): void {} // the wrapper reports barge-in itself (AUDIO_LEVEL)
+
   #post(m: PageMessage): void {
     try {
       this.bridge.postMessage(JSON.stringify(m));

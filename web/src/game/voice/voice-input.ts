@@ -20,5 +20,7 @@ export interface VoiceInput {
   effect(e: RecordingEffect, byClick: boolean): void;
   /** Starts what the first recording needs (the encoder's worker) ahead of time. */
   warm(): void;
+  /** Every model change (the browser listens for barge-in while a reply plays). */
+  observe(model: PlayModel): void;
   dispose(): void;
 }
