@@ -21,6 +21,12 @@ export type StepContext = {
    * instead of copying what it writes. On a failure the state may be partly changed. Never set by a host.
    */
   mutable?: boolean;
+  /**
+   * Rows that the state the caller keeps holds alone (no state handed out shares them): a step adds every row it makes
+   * (Draft.insert) or copies (Draft.update), and a mutable step changes the rows in it in place instead of copying them
+   * (Draft.update). The caller gives each such line of states its own set (a simulation: one per run).
+   */
+  owned?: WeakSet<object>;
 };
 
 type Row = { id: string };
@@ -85,9 +91,12 @@ export class Draft {
   #own: Map<string, unknown> | null = null;
   /** See StepContext.mutable. */
   readonly mutable: boolean;
+  /** See StepContext.owned. */
+  readonly #owned: WeakSet<object> | null;
 
   constructor(state: GameState, ctx: StepContext) {
     this.mutable = ctx.mutable === true;
+    this.#owned = ctx.owned ?? null;
     this.state = this.mutable ? state : { ...state };
     this.ctx = ctx;
     this.lean = ctx.lean === true;
@@ -150,12 +159,35 @@ export class Draft {
     return row;
   }
 
-  /** Updates a row found by id with a patch; returns the new row. */
-  patch<T extends Row>(table: TableName, id: string, patch: Partial<T>): T {
-    const rows = (table === 'player_stories' ? (this.state.run ? [this.state.run] : []) : this.state[TABLES[table]]) as unknown as T[];
-    const row = rows.find((r) => r.id === id);
-    if (!row) throw new Error(`patch: no ${table} row ${id}`);
-    return this.put(table, { ...row, ...patch });
+  /** Puts a row this step made (see StepContext.owned). */
+  insert<T extends Row>(table: TableName, row: T): T {
+    this.#owned?.add(row);
+    return this.put(table, row);
+  }
+
+  /**
+   * `row` (the current row of its table) with `changes`, put: the same as `put(table, { ...row, ...changes })`, except
+   * that a mutable step changes a row the state holds alone (StepContext.owned) in place. Callers must not read the
+   * row's old values through `row` afterwards. Returns the row now in the table.
+   */
+  update<T extends Row>(table: TableName, row: T, changes: Partial<T>): T {
+    if (this.mutable && this.#owned?.has(row) === true && this.#current(table, row)) {
+      Object.assign(row, changes);
+      if (!this.lean) this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
+      return row;
+    }
+    const copy = { ...row, ...changes };
+    this.#owned?.add(copy);
+    return this.put(table, copy);
+  }
+
+  /** Whether `row` is the very object its table holds for its id (not an older version). */
+  #current(table: TableName, row: Row): boolean {
+    if (table === 'player_stories') return this.state.run === row;
+    const rows = this.state[TABLES[table]] as unknown as Row[];
+    const id = row.id;
+    for (let i = 0; i < rows.length; i++) if ((rows[i] as Row).id === id) return rows[i] === row;
+    return false;
   }
 
   emit(effect: Effect): void {

@@ -40,7 +40,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
     const run = d.state.run?.id === runId ? d.state.run : undefined;
     if (!run) throw new Error(`enterMoment: no run ${runId}`);
     if (!blueprint) {
-      d.put('player_stories', { ...run, current_player_moment_id: null });
+      d.update('player_stories', run, { current_player_moment_id: null });
       return { kind: 'end_of_game', skipped };
     }
     let reason: string | null = null;
@@ -56,11 +56,11 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
     }
     const pm = newPlayerMoment(d, run, blueprint.id);
     if (reason === null) {
-      d.put('player_moments', pm);
-      d.put('player_stories', { ...run, current_player_moment_id: pm.id });
+      d.insert('player_moments', pm);
+      d.update('player_stories', run, { current_player_moment_id: pm.id });
       if (blueprint.type === 'Assemble') {
         // Selection resets to none at the start of an Assemble.
-        for (const c of d.state.characters) if (c.is_selected_in_assemble) d.put('player_characters', { ...c, is_selected_in_assemble: false });
+        for (const c of d.state.characters) if (c.is_selected_in_assemble) d.update('player_characters', c, { is_selected_in_assemble: false });
       }
       if (blueprint.type === 'Battle') {
         for (const o of blueprint.opponents) {
@@ -68,7 +68,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
           if (!bc) continue;
           const health = o.health ?? bc.base_health;
           const attack = o.attack ?? bc.base_attack;
-          d.put('player_opponents', {
+          d.insert('player_opponents', {
             id: d.uuid(), player_moment_id: pm.id, blueprint_moment_id: blueprint.id, blueprint_character_id: bc.id,
             name: bc.name, current_health: health, base_health: health, current_attack: attack, base_attack: attack,
             properties: [...bc.properties],
@@ -77,12 +77,11 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
       }
       return { kind: 'entered', moment: pm, skipped };
     }
-    d.put('player_moments', {
-      ...pm,
-      dialogue_history: [{ role: 'model', text: `[Skipped: ${reason}]`, isPerfectAnswer: false, isCacheHit: false }],
-      skipped_reason: reason,
-      completed_at: d.iso,
-    });
+    // pm is new (not in the state yet): filled in before it is put.
+    pm.dialogue_history = [{ role: 'model', text: `[Skipped: ${reason}]`, isPerfectAnswer: false, isCacheHit: false }];
+    pm.skipped_reason = reason;
+    pm.completed_at = d.iso;
+    d.insert('player_moments', pm);
     d.state.skip_log = rememberSkip(d.state.skip_log, blueprint.id, d.ctx.now);
     skipped.push({ blueprint_moment_id: blueprint.id, reason });
     id = skipTarget(blueprint);

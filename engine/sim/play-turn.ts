@@ -13,8 +13,10 @@ export type PlayerInput = {
   selected_character_ids?: string[];
 };
 
-/** `lean` and `mutable`: see StepContext. */
-export function scriptedTurn(state: GameState, story: Story, input: PlayerInput, now: number, lean = false, mutable = false): { event: TurnEvent; result: StepResult } {
+/** `lean`, and `mutable` and `owned` in `inPlace`: see StepContext. */
+export function scriptedTurn(
+  state: GameState, story: Story, input: PlayerInput, now: number, lean = false, inPlace?: Pick<StepContext, 'mutable' | 'owned'>,
+): { event: TurnEvent; result: StepResult } {
   const decision = decideScripted({ story, state, transcription: input.transcription, is_starting_dialogue: input.is_starting_dialogue, input_id: input.input_id });
   const event: TurnEvent = {
     type: 'turn',
@@ -26,6 +28,7 @@ export function scriptedTurn(state: GameState, story: Story, input: PlayerInput,
   };
   const ctx: StepContext = { now, story };
   if (lean) ctx.lean = true;
-  if (mutable) ctx.mutable = true;
+  if (inPlace?.mutable) ctx.mutable = true;
+  if (inPlace?.owned) ctx.owned = inPlace.owned;
   return { event, result: step(state, event, ctx) };
 }

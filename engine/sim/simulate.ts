@@ -92,6 +92,9 @@ export class Simulation {
     return this.#lean ? { now: this.#now, story: this.story, lean: true } : { now: this.#now, story: this.story };
   }
 
+  /** Rows only this run's state holds (StepContext.owned): those run.create makes, then those its turns make or copy. */
+  #owned: WeakSet<object> | undefined;
+
   get done(): number {
     return this.summaries.length;
   }
@@ -111,7 +114,11 @@ export class Simulation {
       : null;
     this.#now += 60_000;
     const create: GameEvent = { type: 'run.create', language: this.opts.language ?? 'english', reset_progress: false };
-    const created = step(this.state, create, this.#ctx());
+    const createCtx = this.#ctx();
+    // The state run.create returns is given up below (the run plays on a copy), so the rows it made are the run's own.
+    this.#owned = this.#mutable ? new WeakSet() : undefined;
+    if (this.#owned) createCtx.owned = this.#owned;
+    const created = step(this.state, create, createCtx);
     if (!created.ok) throw new Error(`run.create failed: ${created.error.message}`);
     this.#apply(create, created, log);
     recordCoverage(this.coverage, this.state, null);
@@ -138,7 +145,7 @@ export class Simulation {
       const { event, result } = scriptedTurn(this.state, this.story, {
         input_id: this.#r.uuid(), transcription: u.text, is_starting_dialogue: start,
         ...(u.selected_character_ids ? { selected_character_ids: u.selected_character_ids } : {}),
-      }, this.#now, this.#lean, this.#mutable);
+      }, this.#now, this.#lean, this.#mutable ? { mutable: true, owned: this.#owned } : undefined);
       if (!this.#apply(event, result, log)) throw new Error(`turn failed: ${result.ok ? '' : result.error.message}`);
       recordCoverage(this.coverage, this.state, beforeRunId);
       if (!start) turns++;
