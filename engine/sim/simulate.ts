@@ -8,7 +8,7 @@ import { currentMoment, currentRun, initialState, type GameState } from '../run/
 import { step, type StepContext, type StepResult } from '../run/step.js';
 import type { Story } from '../story/format.js';
 import { botUtterance, type BotName } from './bots.js';
-import { scriptedTurn } from './play-turn.js';
+import { scriptedTurn, type PlayerInput } from './play-turn.js';
 import { finishCoverage, newCoverage, recordCoverage, type Coverage } from './coverage.js';
 import { stateDigest, type TranscriptLine } from './transcript.js';
 
@@ -124,6 +124,7 @@ export class Simulation {
     recordCoverage(this.coverage, this.state, null);
     // This run's turns change a copy only this run holds: states handed out before stay as they were.
     if (this.#mutable) this.state = ownCopy(this.state);
+    const inPlace = this.#mutable ? { mutable: true, owned: this.#owned } : undefined;
     const maxTurns = this.opts.maxTurnsPerRun ?? 500;
     let turns = 0;
     let aborted = false;
@@ -142,10 +143,9 @@ export class Simulation {
       if (!start) this.opts.onTurn?.(this.state);
       const u = start ? { text: '' } : botUtterance(this.opts.bot, this.state, this.story, this.#r);
       this.#now += start ? 5_000 : 8_000;
-      const { event, result } = scriptedTurn(this.state, this.story, {
-        input_id: this.#r.uuid(), transcription: u.text, is_starting_dialogue: start,
-        ...(u.selected_character_ids ? { selected_character_ids: u.selected_character_ids } : {}),
-      }, this.#now, this.#lean, this.#mutable ? { mutable: true, owned: this.#owned } : undefined);
+      const input: PlayerInput = { input_id: this.#r.uuid(), transcription: u.text, is_starting_dialogue: start };
+      if (u.selected_character_ids) input.selected_character_ids = u.selected_character_ids;
+      const { event, result } = scriptedTurn(this.state, this.story, input, this.#now, this.#lean, inPlace);
       if (!this.#apply(event, result, log)) throw new Error(`turn failed: ${result.ok ? '' : result.error.message}`);
       recordCoverage(this.coverage, this.state, beforeRunId);
       if (!start) turns++;
