@@ -53,7 +53,7 @@ export function createRun(d: Draft, ev: CreateRunEvent): CreateRunResult {
   d.state.processed_inputs = [];
 
   // 4. The player story (its first moment is created below, once the cards exist, for the Assemble skip rule).
-  const run = d.insert<PlayerStory>('player_stories', {
+  const run = d.put<PlayerStory>('player_stories', {
     id: d.uuid(),
     user_id: d.state.user_id,
     blueprint_story_id: story.id,
@@ -85,7 +85,7 @@ export function createRun(d: Draft, ev: CreateRunEvent): CreateRunResult {
   if (copyCharacters) {
     for (const c of prev.characters) {
       if (c.permanent_character_id || (c.blueprint_character_id && permanentBlueprints.has(c.blueprint_character_id))) continue;
-      const copy = d.insert<PlayerCharacter>('player_characters', {
+      const copy = d.put<PlayerCharacter>('player_characters', {
         ...c, id: d.uuid(), player_story_id: run.id, current_health: c.max_health, is_selected_in_assemble: true,
         burned_out_at: null, created_at: d.iso,
       });

@@ -17,16 +17,12 @@ export type StepContext = {
    */
   lean?: boolean;
   /**
-   * The caller gives the state up (a lean simulation, which keeps only the latest state): the step changes it in place
-   * instead of copying what it writes. On a failure the state may be partly changed. Never set by a host.
+   * The caller gives the state up (a lean simulation, which keeps only the latest state) and no other state shares its
+   * arrays, records or rows: the step changes them in place instead of copying what it writes (a row's fields are
+   * reassigned, the arrays inside a row are never changed). On a failure the state may be partly changed. Never set by
+   * a host.
    */
   mutable?: boolean;
-  /**
-   * Rows that the state the caller keeps holds alone (no state handed out shares them): a step adds every row it makes
-   * (Draft.insert) or copies (Draft.update), and a mutable step changes the rows in it in place instead of copying them
-   * (Draft.update). The caller gives each such line of states its own set (a simulation: one per run).
-   */
-  owned?: WeakSet<object>;
 };
 
 type Row = { id: string };
@@ -91,12 +87,9 @@ export class Draft {
   #own: Map<string, unknown> | null = null;
   /** See StepContext.mutable. */
   readonly mutable: boolean;
-  /** See StepContext.owned. */
-  readonly #owned: WeakSet<object> | null;
 
   constructor(state: GameState, ctx: StepContext) {
     this.mutable = ctx.mutable === true;
-    this.#owned = ctx.owned ?? null;
     this.state = this.mutable ? state : { ...state };
     this.ctx = ctx;
     this.lean = ctx.lean === true;
@@ -159,26 +152,18 @@ export class Draft {
     return row;
   }
 
-  /** Puts a row this step made (see StepContext.owned). */
-  insert<T extends Row>(table: TableName, row: T): T {
-    this.#owned?.add(row);
-    return this.put(table, row);
-  }
-
   /**
    * `row` (the current row of its table) with `changes`, put: the same as `put(table, { ...row, ...changes })`, except
-   * that a mutable step changes a row the state holds alone (StepContext.owned) in place. Callers must not read the
-   * row's old values through `row` afterwards. Returns the row now in the table.
+   * that a mutable step (StepContext.mutable) changes the row in place. Callers must not read the row's old values
+   * through `row` afterwards. Returns the row now in the table.
    */
   update<T extends Row>(table: TableName, row: T, changes: Partial<T>): T {
-    if (this.mutable && this.#owned?.has(row) === true && this.#current(table, row)) {
+    if (this.mutable && this.#current(table, row)) {
       Object.assign(row, changes);
       if (!this.lean) this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
       return row;
     }
-    const copy = { ...row, ...changes };
-    this.#owned?.add(copy);
-    return this.put(table, copy);
+    return this.put(table, { ...row, ...changes });
   }
 
   /** Whether `row` is the very object its table holds for its id (not an older version). */

@@ -31,12 +31,23 @@ function newPlayerMoment(d: Draft, run: PlayerStory, blueprintMomentId: string):
   };
 }
 
+/** Ids already checked to be v4 UUIDs (a story names the same next moments again and again). */
+const validIds = new Set<string>();
+
+function isMomentId(id: string): boolean {
+  if (validIds.has(id)) return true;
+  if (!isUuidV4(id)) return false;
+  if (validIds.size >= 10_000) validIds.clear();
+  validIds.add(id);
+  return true;
+}
+
 export function enterMoment(d: Draft, runId: string, nextId: string | null | undefined): EnterResult {
   const idx = indexStory(d.story);
   const skipped: { blueprint_moment_id: string; reason: string }[] = [];
   let id = nextId;
   for (;;) {
-    const blueprint = id && isUuidV4(id) ? idx.moments.get(id) : undefined;
+    const blueprint = id && isMomentId(id) ? idx.moments.get(id) : undefined;
     const run = d.state.run?.id === runId ? d.state.run : undefined;
     if (!run) throw new Error(`enterMoment: no run ${runId}`);
     if (!blueprint) {
@@ -56,7 +67,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
     }
     const pm = newPlayerMoment(d, run, blueprint.id);
     if (reason === null) {
-      d.insert('player_moments', pm);
+      d.put('player_moments', pm);
       d.update('player_stories', run, { current_player_moment_id: pm.id });
       if (blueprint.type === 'Assemble') {
         // Selection resets to none at the start of an Assemble.
@@ -68,7 +79,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
           if (!bc) continue;
           const health = o.health ?? bc.base_health;
           const attack = o.attack ?? bc.base_attack;
-          d.insert('player_opponents', {
+          d.put('player_opponents', {
             id: d.uuid(), player_moment_id: pm.id, blueprint_moment_id: blueprint.id, blueprint_character_id: bc.id,
             name: bc.name, current_health: health, base_health: health, current_attack: attack, base_attack: attack,
             properties: [...bc.properties],
@@ -81,7 +92,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
     pm.dialogue_history = [{ role: 'model', text: `[Skipped: ${reason}]`, isPerfectAnswer: false, isCacheHit: false }];
     pm.skipped_reason = reason;
     pm.completed_at = d.iso;
-    d.insert('player_moments', pm);
+    d.put('player_moments', pm);
     d.state.skip_log = rememberSkip(d.state.skip_log, blueprint.id, d.ctx.now);
     skipped.push({ blueprint_moment_id: blueprint.id, reason });
     id = skipTarget(blueprint);

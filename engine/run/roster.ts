@@ -12,7 +12,7 @@ export function runLanguage(d: Draft): 'english' | 'french' {
 }
 
 export function addBlueprintCharacter(d: Draft, runId: string, bc: BlueprintCharacter, momentId: string | null): PlayerCharacter {
-  const row = d.insert<PlayerCharacter>('player_characters', {
+  const row = d.put<PlayerCharacter>('player_characters', {
     id: d.uuid(),
     user_id: d.state.user_id,
     blueprint_character_id: bc.id,
@@ -46,7 +46,7 @@ export function addItem(
   d: Draft, runId: string, shape: ItemShape, source: AwardSource, blueprintItemId: string | null, momentId: string | null,
   mediaUrls: readonly string[] = [], permanentItemId: string | null = null,
 ): PlayerItem {
-  const row = d.insert<PlayerItem>('player_items', {
+  const row = d.put<PlayerItem>('player_items', {
     id: d.uuid(),
     user_id: d.state.user_id,
     player_story_id: runId,
@@ -104,7 +104,7 @@ export function equip(d: Draft, characterId: string, itemId: string, blueprintMo
     }
   }
   const existing = d.state.character_items.find((l) => l.player_item_id === itemId && l.player_character_id === characterId);
-  d.insert('player_character_items', {
+  d.put('player_character_items', {
     id: existing?.id ?? d.uuid(),
     player_character_id: characterId,
     player_item_id: itemId,
@@ -118,7 +118,7 @@ export function equip(d: Draft, characterId: string, itemId: string, blueprintMo
 export function addPermanentCharacter(
   d: Draft, runId: string, pc: PermanentCharacter, items: readonly PermanentCharacterItem[], mediaUrls: readonly string[],
 ): PlayerCharacter {
-  const row = d.insert<PlayerCharacter>('player_characters', {
+  const row = d.put<PlayerCharacter>('player_characters', {
     id: d.uuid(),
     user_id: d.state.user_id,
     blueprint_character_id: pc.blueprint_character_id,

@@ -13,10 +13,8 @@ export type PlayerInput = {
   selected_character_ids?: string[];
 };
 
-/** `lean`, and `mutable` and `owned` in `inPlace`: see StepContext. */
-export function scriptedTurn(
-  state: GameState, story: Story, input: PlayerInput, now: number, lean = false, inPlace?: Pick<StepContext, 'mutable' | 'owned'>,
-): { event: TurnEvent; result: StepResult } {
+/** `lean` and `mutable`: see StepContext. */
+export function scriptedTurn(state: GameState, story: Story, input: PlayerInput, now: number, lean = false, mutable = false): { event: TurnEvent; result: StepResult } {
   const decision = decideScripted({ story, state, transcription: input.transcription, is_starting_dialogue: input.is_starting_dialogue, input_id: input.input_id });
   const event: TurnEvent = {
     type: 'turn',
@@ -28,7 +26,6 @@ export function scriptedTurn(
   if (input.selected_character_ids) event.selected_character_ids = input.selected_character_ids;
   const ctx: StepContext = { now, story };
   if (lean) ctx.lean = true;
-  if (inPlace?.mutable) ctx.mutable = true;
-  if (inPlace?.owned) ctx.owned = inPlace.owned;
+  if (mutable) ctx.mutable = true;
   return { event, result: step(state, event, ctx) };
 }
