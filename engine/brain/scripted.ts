@@ -50,7 +50,7 @@ function lineKey(momentId: string, suffix: string): string {
   let bySuffix = lineKeys.get(momentId);
   if (!bySuffix) {
     if (lineKeys.size > 10_000) lineKeys.clear();
-    lineKeys.set(momentId, (bySuffix = new Map()));
+    lineKeys.set(momentId, (bySuffix = new Map<string, string>()));
   }
   let key = bySuffix.get(suffix);
   if (key === undefined) {
