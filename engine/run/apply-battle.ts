@@ -22,18 +22,18 @@ function aliveOpponents(d: Draft, pmId: string): PlayerOpponent[] {
   return d.state.opponents.filter((o) => o.player_moment_id === pmId && o.current_health > 0);
 }
 
-function hurt(d: Draft, pm: PlayerMoment, c: PlayerCharacter, damage: number): PlayerMoment {
+/** Damages a team member; true when it burns out (counted on the run; the caller counts it on the moment). */
+function hurt(d: Draft, c: PlayerCharacter, damage: number): boolean {
   const health = applyDamage(c.current_health, damage);
   const burned = health === 0 && c.current_health > 0;
-  d.put('player_characters', { ...c, current_health: health, burned_out_at: burned ? d.iso : c.burned_out_at });
-  if (!burned) return pm;
+  d.update('player_characters', c, { current_health: health, burned_out_at: burned ? d.iso : c.burned_out_at });
+  if (!burned) return false;
   const run = d.state.run;
-  if (run) d.put('player_stories', { ...run, burn_outs: run.burn_outs + 1 });
-  return { ...pm, burn_outs: pm.burn_outs + 1 };
+  if (run) d.update('player_stories', run, { burn_outs: run.burn_outs + 1 });
+  return true;
 }
 
-export function applyBattle(d: Draft, pmIn: PlayerMoment, info: TurnInfo): BattleStep {
-  let pm = pmIn;
+export function applyBattle(d: Draft, pm: PlayerMoment, info: TurnInfo): BattleStep {
   const move = info.decision.battle;
   const lang = runLanguage(d);
   const result: BattleStep = { afterAttack: false, won: false, lost: false };
@@ -43,27 +43,25 @@ export function applyBattle(d: Draft, pmIn: PlayerMoment, info: TurnInfo): Battl
     const strike = pm.pending_strike;
     const opp = d.state.opponents.find((o) => o.id === strike.opponent_id);
     const target = d.state.characters.find((c) => c.id === strike.target_id);
+    let burnOuts = pm.burn_outs;
+    let history = pm.battle_action_history;
     if (opp && target) {
       const defence = move?.kind === 'defend' ? (move.thematic ? 'thematic' : 'plain') : 'none';
       const damage = strikeDamage(opp.current_attack, totalBonus(equippedItemsOf(d.state, target.id)), defence);
-      pm = hurt(d, pm, target, damage);
-      pm = {
-        ...pm,
-        battle_action_history: [...pm.battle_action_history, {
-          turn_number: pm.battle_action_history.length + 1, actor_id: opp.id, actor_name: opp.name, target_id: target.id,
-          target_name: target.name, action: say('strike', lang), was_thematic: false, damage, recoil_damage: 0,
-        }],
-      };
+      if (hurt(d, target, damage)) burnOuts++;
+      history = [...history, {
+        turn_number: history.length + 1, actor_id: opp.id, actor_name: opp.name, target_id: target.id,
+        target_name: target.name, action: say('strike', lang), was_thematic: false, damage, recoil_damage: 0,
+      }];
     }
-    pm = { ...pm, pending_strike: null, battle_phase: 'player_attack_input' };
-    d.put('player_moments', pm);
+    d.update('player_moments', pm, { burn_outs: burnOuts, battle_action_history: history, pending_strike: null, battle_phase: 'player_attack_input' });
     result.lost = aliveTeam(d).length === 0;
     return result;
   }
 
   // Attack phase.
   if (move?.kind !== 'attack') {
-    if (pm.battle_phase !== phase) d.put('player_moments', { ...pm, battle_phase: phase });
+    if (pm.battle_phase !== phase) d.update('player_moments', pm, { battle_phase: phase });
     return result;
   }
   const team = aliveTeam(d);
@@ -77,27 +75,24 @@ export function applyBattle(d: Draft, pmIn: PlayerMoment, info: TurnInfo): Battl
   const bonus = totalBonus(equippedItemsOf(d.state, actor.id));
   const damage = attackDamage(actor.current_attack, bonus, move.thematic);
   const recoil = recoilDamage(target.current_attack, bonus);
-  d.put('player_opponents', { ...target, current_health: applyDamage(target.current_health, damage) });
-  pm = hurt(d, pm, actor, recoil);
-  pm = {
-    ...pm,
-    battle_action_history: [...pm.battle_action_history, {
-      turn_number: pm.battle_action_history.length + 1, actor_id: actor.id, actor_name: actor.name, target_id: target.id,
-      target_name: target.name, action: move.action, was_thematic: move.thematic, damage, recoil_damage: recoil,
-    }],
-  };
+  d.update('player_opponents', target, { current_health: applyDamage(target.current_health, damage) });
+  const burnOuts = pm.burn_outs + (hurt(d, actor, recoil) ? 1 : 0);
+  const history = [...pm.battle_action_history, {
+    turn_number: pm.battle_action_history.length + 1, actor_id: actor.id, actor_name: actor.name, target_id: target.id,
+    target_name: target.name, action: move.action, was_thematic: move.thematic, damage, recoil_damage: recoil,
+  }];
   if (aliveOpponents(d, pm.id).length === 0) {
-    d.put('player_moments', { ...pm, battle_phase: 'player_attack_input' });
+    d.update('player_moments', pm, { burn_outs: burnOuts, battle_action_history: history, battle_phase: 'player_attack_input' });
     result.won = true;
     return result;
   }
   const stillAlive = aliveTeam(d);
   if (stillAlive.length === 0) {
-    d.put('player_moments', pm);
+    d.update('player_moments', pm, { burn_outs: burnOuts, battle_action_history: history });
     result.lost = true;
     return result;
   }
-  d.put('player_moments', { ...pm, battle_phase: 'ai_attack_selection' });
+  d.update('player_moments', pm, { burn_outs: burnOuts, battle_action_history: history, battle_phase: 'ai_attack_selection' });
   result.afterAttack = true;
   return result;
 }
@@ -111,7 +106,7 @@ export function aiSelectStrike(d: Draft, pmId: string): void {
   if (foes.length === 0 || team.length === 0) return;
   const striker = d.rng.pick(foes);
   const victim = d.rng.pick(team);
-  d.put('player_moments', { ...pm, battle_phase: 'player_defense_input', pending_strike: { opponent_id: striker.id, target_id: victim.id } });
+  d.update('player_moments', pm, { battle_phase: 'player_defense_input', pending_strike: { opponent_id: striker.id, target_id: victim.id } });
 }
 
 /** The AI's announcement, spoken in the second output of an attack turn. */

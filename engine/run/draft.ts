@@ -17,8 +17,10 @@ export type StepContext = {
    */
   lean?: boolean;
   /**
-   * The caller gives the state up (a lean simulation, which keeps only the latest state): the step changes it in place
-   * instead of copying what it writes. On a failure the state may be partly changed. Never set by a host.
+   * The caller gives the state up (a lean simulation, which keeps only the latest state) and no other state shares its
+   * arrays, records or rows: the step changes them in place instead of copying what it writes (a row's fields are
+   * reassigned, the arrays inside a row are never changed). On a failure the state may be partly changed. Never set by
+   * a host.
    */
   mutable?: boolean;
 };
@@ -150,12 +152,27 @@ export class Draft {
     return row;
   }
 
-  /** Updates a row found by id with a patch; returns the new row. */
-  patch<T extends Row>(table: TableName, id: string, patch: Partial<T>): T {
-    const rows = (table === 'player_stories' ? (this.state.run ? [this.state.run] : []) : this.state[TABLES[table]]) as unknown as T[];
-    const row = rows.find((r) => r.id === id);
-    if (!row) throw new Error(`patch: no ${table} row ${id}`);
-    return this.put(table, { ...row, ...patch });
+  /**
+   * `row` (the current row of its table) with `changes`, put: the same as `put(table, { ...row, ...changes })`, except
+   * that a mutable step (StepContext.mutable) changes the row in place. Callers must not read the row's old values
+   * through `row` afterwards. Returns the row now in the table.
+   */
+  update<T extends Row>(table: TableName, row: T, changes: Partial<T>): T {
+    if (this.mutable && this.#current(table, row)) {
+      Object.assign(row, changes);
+      if (!this.lean) this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
+      return row;
+    }
+    return this.put(table, { ...row, ...changes });
+  }
+
+  /** Whether `row` is the very object its table holds for its id (not an older version). */
+  #current(table: TableName, row: Row): boolean {
+    if (table === 'player_stories') return this.state.run === row;
+    const rows = this.state[TABLES[table]] as unknown as Row[];
+    const id = row.id;
+    for (let i = 0; i < rows.length; i++) if ((rows[i] as Row).id === id) return rows[i] === row;
+    return false;
   }
 
   emit(effect: Effect): void {

@@ -31,8 +31,7 @@ export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
     cleanBattlesWon: run.clean_battles_won,
   }, d.story.rank_thresholds);
   const earlierBest = d.state.history.best_rank ?? 8;
-  d.put('player_stories', {
-    ...run,
+  d.update('player_stories', run, {
     loop_status: won ? LOOP_STATUS.won : LOOP_STATUS.lost,
     is_successful_run: won,
     loop_rank: rank,

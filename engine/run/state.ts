@@ -122,7 +122,12 @@ export function bestRankOf(s: GameState): number | null {
 export function currentMoment(s: GameState): PlayerMoment | undefined {
   const run = currentRun(s);
   if (!run?.current_player_moment_id) return undefined;
-  return s.moments.find((m) => m.id === run.current_player_moment_id);
+  const id = run.current_player_moment_id;
+  // The current moment is nearly always the latest one made (ids are unique in a state).
+  const ms = s.moments;
+  const last = ms[ms.length - 1];
+  if (last?.id === id) return last;
+  return ms.find((m) => m.id === id);
 }
 
 /** Characters that act in battle, reward, equip and team moments: selected in assemble. */

@@ -88,26 +88,23 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
 
   // A repeated start (a reload on the start screen) only says the opening again.
   if (ev.is_starting_dialogue && pm0.is_started) {
-    d.put('player_moments', { ...pm0, dialogue_history: appendModelLine(pm0.dialogue_history, ev.decision.reply, false, false) });
+    d.update('player_moments', pm0, { dialogue_history: appendModelLine(pm0.dialogue_history, ev.decision.reply, false, false) });
     if (!d.lean) outputs.push(buildOutput(d.state, info, ev.decision.reply));
     return { ok: true, outputs };
   }
 
   const d0 = ev.decision;
-  let pm: PlayerMoment = {
-    ...pm0,
+  let pm: PlayerMoment = d.update('player_moments', pm0, {
     is_started: true,
     dialogue_history: appendTurnLines(pm0.dialogue_history, ev.is_starting_dialogue ? null : ev.transcription, d0.reply, d0.perfect, d0.cache_hit),
     player_facts: d0.facts.length === 0 ? [...pm0.player_facts] : [...pm0.player_facts, ...d0.facts.filter((f) => !pm0.player_facts.includes(f))],
-  };
-  d.put('player_moments', pm);
+  });
 
   // Interactions: every player turn counts, except free ones (perfect answer or cache hit).
   if (!ev.is_starting_dialogue) {
     const free = d0.perfect || d0.cache_hit;
     const r = currentRun(d.state) ?? run;
-    d.put('player_stories', {
-      ...r,
+    d.update('player_stories', r, {
       loop_current_number_of_interactions: r.loop_current_number_of_interactions + (free ? 0 : 1),
       perfect_answers: r.perfect_answers + (d0.perfect ? 1 : 0),
     });
@@ -149,7 +146,7 @@ function applyMomentRules(
       if (b.won) {
         const run = currentRun(d.state);
         const after = d.state.moments.find((x) => x.id === pm.id);
-        if (run) d.put('player_stories', { ...run, battles_won: run.battles_won + 1, clean_battles_won: run.clean_battles_won + ((after?.burn_outs ?? 0) === 0 ? 1 : 0) });
+        if (run) d.update('player_stories', run, { battles_won: run.battles_won + 1, clean_battles_won: run.clean_battles_won + ((after?.burn_outs ?? 0) === 0 ? 1 : 0) });
       }
       if (b.afterAttack) {
         // Two outputs: the attack with next phase ai_attack_selection, then the AI's chosen strike.
@@ -205,13 +202,13 @@ function finishTurn(d: Draft, m: BlueprintMoment, pm: PlayerMoment, info: TurnIn
   const run = currentRun(d.state);
   if (!run) return;
   if (endOfGame) {
-    d.put('player_moments', { ...pm, completed_at: d.iso });
+    d.update('player_moments', pm, { completed_at: d.iso });
     info.end_of_game = true;
     endRun(d, run.id, false, info);
     return;
   }
   if (complete) {
-    d.put('player_moments', { ...pm, completed_at: d.iso, succeeded_at: d.iso });
+    d.update('player_moments', pm, { completed_at: d.iso, succeeded_at: d.iso });
     const counts = d.owned('completion_counts');
     counts[m.id] = (counts[m.id] ?? 0) + 1;
     info.complete = true;
