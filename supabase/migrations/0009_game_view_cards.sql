@@ -4,6 +4,9 @@
 -- current moment's opponents from their blueprint character's pictures, then its team pictures). Paths are stored
 -- ones, as in the view's other image columns; the server's route resolves them to public URLs.
 -- CREATE OR REPLACE keeps the view's grants; it replaces its options, so security_invoker is given again (0004_rls).
+DO $migration$
+BEGIN
+
 CREATE OR REPLACE VIEW game_engine_view WITH (security_invoker = true) AS
 SELECT
   ps.id AS player_story_id,
@@ -91,3 +94,6 @@ FROM player_stories ps
 JOIN blueprint_stories bs ON bs.id = ps.blueprint_story_id
 LEFT JOIN player_moments pm ON pm.id = ps.current_player_moment_id
 LEFT JOIN blueprint_moments bm ON bm.id = pm.blueprint_moment_id;
+
+END
+$migration$;
