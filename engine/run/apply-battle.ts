@@ -3,7 +3,7 @@ import type { PlayerCharacter, PlayerMoment, PlayerOpponent } from '../schema/pl
 import { applyDamage, attackDamage, recoilDamage, strikeDamage, totalBonus } from '../rules/battle.js';
 import type { Draft } from './draft.js';
 import { runLanguage } from './roster.js';
-import { equippedItemsOf } from './state.js';
+import { equippedItemsOf, momentById } from './state.js';
 import { say } from './texts.js';
 import type { TurnInfo } from './turn-info.js';
 
@@ -99,7 +99,7 @@ export function applyBattle(d: Draft, pm: PlayerMoment, info: TurnInfo): BattleS
 
 /** ai_attack_selection: a random standing opponent picks a random standing team member to strike. */
 export function aiSelectStrike(d: Draft, pmId: string): void {
-  const pm = d.state.moments.find((m) => m.id === pmId);
+  const pm = momentById(d.state, pmId);
   if (!pm) return;
   const foes = aliveOpponents(d, pm.id);
   const team = aliveTeam(d);

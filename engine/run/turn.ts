@@ -14,7 +14,7 @@ import { ERR, fail, type StepFailure } from './errors.js';
 import type { TurnEvent } from './events.js';
 import { buildOutput } from './output.js';
 import { runLanguage } from './roster.js';
-import { currentMoment, currentRun } from './state.js';
+import { currentMoment, currentRun, momentById } from './state.js';
 import { say } from './texts.js';
 import { newTurnInfo, type TurnInfo } from './turn-info.js';
 
@@ -127,7 +127,7 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   } else if (blueprint.type === 'Battle' || blueprint.type === 'Assemble' || blueprint.type === 'Upgrade' || blueprint.type === 'Reward' || blueprint.type === 'Equip') {
     complete = false; // These complete through play, never on their opening.
   }
-  pm = d.state.moments.find((m) => m.id === pm.id) ?? pm;
+  pm = momentById(d.state, pm.id) ?? pm;
 
   finishTurn(d, blueprint, pm, info, complete, endOfGame);
   if (!d.lean) outputs.push(buildOutput(d.state, info, secondLine || d0.reply));
@@ -145,7 +145,7 @@ function applyMomentRules(
       const b = applyBattle(d, pm, info);
       if (b.won) {
         const run = currentRun(d.state);
-        const after = d.state.moments.find((x) => x.id === pm.id);
+        const after = momentById(d.state, pm.id);
         if (run) d.update('player_stories', run, { battles_won: run.battles_won + 1, clean_battles_won: run.clean_battles_won + ((after?.burn_outs ?? 0) === 0 ? 1 : 0) });
       }
       if (b.afterAttack) {
@@ -154,7 +154,7 @@ function applyMomentRules(
         if (!d.lean) outputs.push(buildOutput(d.state, info, info.decision.reply));
         info.phase_override = null;
         aiSelectStrike(d, pm.id);
-        const after = d.state.moments.find((x) => x.id === pm.id);
+        const after = momentById(d.state, pm.id);
         res.secondLine = after ? strikeAnnouncement(d, after) : '';
       }
       res.complete = b.won;
