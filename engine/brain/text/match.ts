@@ -176,6 +176,10 @@ class CompiledMatcher implements Matcher {
   private readonly rows = new Map<string, Float64Array>();
   private readonly analyses = new Map<string, readonly Token[]>();
   private readonly founds = new Map<string, readonly Found[]>();
+  /** mentions() per utterance (results are read-only; each caller gets its own array). */
+  private readonly mentioned = new Map<string, readonly MatchResult[]>();
+  private lastHeard = '';
+  private lastFound: readonly Found[] | null = null;
   private readonly stopwords: ReadonlySet<string>;
 
   constructor(
@@ -250,11 +254,16 @@ class CompiledMatcher implements Matcher {
 
   /** The same utterance always finds the same candidates: players and bots repeat themselves (never mutated). */
   private found(heard: string): readonly Found[] {
-    const hit = this.founds.get(heard);
-    if (hit !== undefined) return hit;
-    const out = this.search(heard);
-    if (this.founds.size >= CACHE_LIMIT) this.founds.clear();
-    this.founds.set(heard, out);
+    // A turn often asks one matcher about the same words twice (mentions, then match): no hash lookup then.
+    if (heard === this.lastHeard && this.lastFound !== null) return this.lastFound;
+    let out = this.founds.get(heard);
+    if (out === undefined) {
+      out = this.search(heard);
+      if (this.founds.size >= CACHE_LIMIT) this.founds.clear();
+      this.founds.set(heard, out);
+    }
+    this.lastHeard = heard;
+    this.lastFound = out;
     return out;
   }
 
@@ -300,6 +309,16 @@ class CompiledMatcher implements Matcher {
   }
 
   mentions(heard: string): MatchResult[] {
+    let hit = this.mentioned.get(heard);
+    if (hit === undefined) {
+      hit = this.findMentions(heard);
+      if (this.mentioned.size >= CACHE_LIMIT) this.mentioned.clear();
+      this.mentioned.set(heard, hit);
+    }
+    return hit.slice();
+  }
+
+  private findMentions(heard: string): readonly MatchResult[] {
     const taken = new Set<number>();
     const kept: Found[] = [];
     for (const f of this.found(heard)) {
