@@ -3,7 +3,7 @@ import type { PlayerCharacter, PlayerMoment, PlayerOpponent } from '../schema/pl
 import { applyDamage, attackDamage, recoilDamage, strikeDamage, totalBonus } from '../rules/battle.js';
 import type { Draft } from './draft.js';
 import { runLanguage } from './roster.js';
-import { equippedItemsOf } from './state.js';
+import { equippedItemsOf, momentById } from './state.js';
 import { say } from './texts.js';
 import type { TurnInfo } from './turn-info.js';
 
@@ -26,10 +26,16 @@ function aliveOpponents(d: Draft, pmId: string): PlayerOpponent[] {
 function hurt(d: Draft, c: PlayerCharacter, damage: number): boolean {
   const health = applyDamage(c.current_health, damage);
   const burned = health === 0 && c.current_health > 0;
-  d.update('player_characters', c, { current_health: health, burned_out_at: burned ? d.iso : c.burned_out_at });
+  const burnedAt = burned ? d.iso : c.burned_out_at;
+  const w = d.edit('player_characters', c);
+  w.current_health = health;
+  w.burned_out_at = burnedAt;
   if (!burned) return false;
   const run = d.state.run;
-  if (run) d.update('player_stories', run, { burn_outs: run.burn_outs + 1 });
+  if (run) {
+    const burnOuts = run.burn_outs + 1;
+    d.edit('player_stories', run).burn_outs = burnOuts;
+  }
   return true;
 }
 
@@ -54,14 +60,18 @@ export function applyBattle(d: Draft, pm: PlayerMoment, info: TurnInfo): BattleS
         target_name: target.name, action: say('strike', lang), was_thematic: false, damage, recoil_damage: 0,
       }];
     }
-    d.update('player_moments', pm, { burn_outs: burnOuts, battle_action_history: history, pending_strike: null, battle_phase: 'player_attack_input' });
+    const w = d.edit('player_moments', pm);
+    w.burn_outs = burnOuts;
+    w.battle_action_history = history;
+    w.pending_strike = null;
+    w.battle_phase = 'player_attack_input';
     result.lost = aliveTeam(d).length === 0;
     return result;
   }
 
   // Attack phase.
   if (move?.kind !== 'attack') {
-    if (pm.battle_phase !== phase) d.update('player_moments', pm, { battle_phase: phase });
+    if (pm.battle_phase !== phase) d.edit('player_moments', pm).battle_phase = phase;
     return result;
   }
   const team = aliveTeam(d);
@@ -75,38 +85,44 @@ export function applyBattle(d: Draft, pm: PlayerMoment, info: TurnInfo): BattleS
   const bonus = totalBonus(equippedItemsOf(d.state, actor.id));
   const damage = attackDamage(actor.current_attack, bonus, move.thematic);
   const recoil = recoilDamage(target.current_attack, bonus);
-  d.update('player_opponents', target, { current_health: applyDamage(target.current_health, damage) });
+  const targetHealth = applyDamage(target.current_health, damage);
+  d.edit('player_opponents', target).current_health = targetHealth;
   const burnOuts = pm.burn_outs + (hurt(d, actor, recoil) ? 1 : 0);
   const history = [...pm.battle_action_history, {
     turn_number: pm.battle_action_history.length + 1, actor_id: actor.id, actor_name: actor.name, target_id: target.id,
     target_name: target.name, action: move.action, was_thematic: move.thematic, damage, recoil_damage: recoil,
   }];
-  if (aliveOpponents(d, pm.id).length === 0) {
-    d.update('player_moments', pm, { burn_outs: burnOuts, battle_action_history: history, battle_phase: 'player_attack_input' });
+  const won = aliveOpponents(d, pm.id).length === 0;
+  const lost = !won && aliveTeam(d).length === 0;
+  const w = d.edit('player_moments', pm);
+  w.burn_outs = burnOuts;
+  w.battle_action_history = history;
+  if (won) {
+    w.battle_phase = 'player_attack_input';
     result.won = true;
     return result;
   }
-  const stillAlive = aliveTeam(d);
-  if (stillAlive.length === 0) {
-    d.update('player_moments', pm, { burn_outs: burnOuts, battle_action_history: history });
+  if (lost) {
     result.lost = true;
     return result;
   }
-  d.update('player_moments', pm, { burn_outs: burnOuts, battle_action_history: history, battle_phase: 'ai_attack_selection' });
+  w.battle_phase = 'ai_attack_selection';
   result.afterAttack = true;
   return result;
 }
 
 /** ai_attack_selection: a random standing opponent picks a random standing team member to strike. */
 export function aiSelectStrike(d: Draft, pmId: string): void {
-  const pm = d.state.moments.find((m) => m.id === pmId);
+  const pm = momentById(d.state, pmId);
   if (!pm) return;
   const foes = aliveOpponents(d, pm.id);
   const team = aliveTeam(d);
   if (foes.length === 0 || team.length === 0) return;
   const striker = d.rng.pick(foes);
   const victim = d.rng.pick(team);
-  d.update('player_moments', pm, { battle_phase: 'player_defense_input', pending_strike: { opponent_id: striker.id, target_id: victim.id } });
+  const w = d.edit('player_moments', pm);
+  w.battle_phase = 'player_defense_input';
+  w.pending_strike = { opponent_id: striker.id, target_id: victim.id };
 }
 
 /** The AI's announcement, spoken in the second output of an attack turn. */

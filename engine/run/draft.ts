@@ -153,17 +153,21 @@ export class Draft {
   }
 
   /**
-   * `row` (the current row of its table) with `changes`, put: the same as `put(table, { ...row, ...changes })`, except
-   * that a mutable step (StepContext.mutable) changes the row in place. Callers must not read the row's old values
-   * through `row` afterwards. Returns the row now in the table.
+   * The row to change `row` (the current row of its table) through, already put: `row` itself in a mutable step
+   * (StepContext.mutable), otherwise a copy put in its place. Assigning fields to it then gives what
+   * `put(table, { ...row, ...changes })` gives. Compute new values before: in a mutable step `row` is the row changed.
    */
-  update<T extends Row>(table: TableName, row: T, changes: Partial<T>): T {
+  edit<T extends Row>(table: TableName, row: T): T {
     if (this.mutable && this.#current(table, row)) {
-      Object.assign(row, changes);
       if (!this.lean) this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
       return row;
     }
-    return this.put(table, { ...row, ...changes });
+    return this.put(table, { ...row });
+  }
+
+  /** `row` with `changes`, put (see edit): `put(table, { ...row, ...changes })`, in place in a mutable step. */
+  update<T extends Row>(table: TableName, row: T, changes: Partial<T>): T {
+    return Object.assign(this.edit(table, row), changes);
   }
 
   /** Whether `row` is the very object its table holds for its id (not an older version). */

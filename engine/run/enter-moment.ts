@@ -51,7 +51,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
     const run = d.state.run?.id === runId ? d.state.run : undefined;
     if (!run) throw new Error(`enterMoment: no run ${runId}`);
     if (!blueprint) {
-      d.update('player_stories', run, { current_player_moment_id: null });
+      d.edit('player_stories', run).current_player_moment_id = null;
       return { kind: 'end_of_game', skipped };
     }
     let reason: string | null = null;
@@ -68,7 +68,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
     const pm = newPlayerMoment(d, run, blueprint.id);
     if (reason === null) {
       d.put('player_moments', pm);
-      d.update('player_stories', run, { current_player_moment_id: pm.id });
+      d.edit('player_stories', run).current_player_moment_id = pm.id;
       if (blueprint.type === 'Assemble') {
         // Selection resets to none at the start of an Assemble.
         for (const c of d.state.characters) if (c.is_selected_in_assemble) d.update('player_characters', c, { is_selected_in_assemble: false });

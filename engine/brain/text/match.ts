@@ -167,6 +167,15 @@ class AssignmentSearch {
   }
 }
 
+/** What a matcher knows of one utterance: its candidates, and the answers derived from them once asked. */
+interface Entry {
+  readonly found: readonly Found[];
+  /** match(): undefined until asked. */
+  first: MatchResult | null | undefined;
+  /** mentions(): null until asked. */
+  mentions: readonly MatchResult[] | null;
+}
+
 const byRank = (a: Found, b: Found): number => b.score - a.score || b.words - a.words || a.index - b.index;
 
 class CompiledMatcher implements Matcher {
@@ -175,7 +184,9 @@ class CompiledMatcher implements Matcher {
   private readonly phrases: CompiledPhrase[] = [];
   private readonly rows = new Map<string, Float64Array>();
   private readonly analyses = new Map<string, readonly Token[]>();
-  private readonly founds = new Map<string, readonly Found[]>();
+  private readonly entries = new Map<string, Entry>();
+  private lastHeard = '';
+  private lastEntry: Entry | null = null;
   private readonly stopwords: ReadonlySet<string>;
 
   constructor(
@@ -249,13 +260,22 @@ class CompiledMatcher implements Matcher {
   }
 
   /** The same utterance always finds the same candidates: players and bots repeat themselves (never mutated). */
+  private entry(heard: string): Entry {
+    // A turn often asks one matcher about the same words twice (mentions, then match): no hash lookup then.
+    if (this.lastEntry !== null && heard === this.lastHeard) return this.lastEntry;
+    let e = this.entries.get(heard);
+    if (e === undefined) {
+      e = { found: this.search(heard), first: undefined, mentions: null };
+      if (this.entries.size >= CACHE_LIMIT) this.entries.clear();
+      this.entries.set(heard, e);
+    }
+    this.lastHeard = heard;
+    this.lastEntry = e;
+    return e;
+  }
+
   private found(heard: string): readonly Found[] {
-    const hit = this.founds.get(heard);
-    if (hit !== undefined) return hit;
-    const out = this.search(heard);
-    if (this.founds.size >= CACHE_LIMIT) this.founds.clear();
-    this.founds.set(heard, out);
-    return out;
+    return this.entry(heard).found;
   }
 
   private search(heard: string): Found[] {
@@ -291,8 +311,12 @@ class CompiledMatcher implements Matcher {
   }
 
   match(heard: string): MatchResult | null {
-    const [first] = this.found(heard);
-    return first === undefined ? null : publicResult(first);
+    const e = this.entry(heard);
+    if (e.first === undefined) {
+      const [first] = e.found;
+      e.first = first === undefined ? null : publicResult(first);
+    }
+    return e.first;
   }
 
   matchAll(heard: string): MatchResult[] {
@@ -300,15 +324,23 @@ class CompiledMatcher implements Matcher {
   }
 
   mentions(heard: string): MatchResult[] {
-    const taken = new Set<number>();
-    const kept: Found[] = [];
-    for (const f of this.found(heard)) {
-      if (f.positions.some((p) => taken.has(p))) continue;
-      for (const p of f.positions) taken.add(p);
-      kept.push(f);
-    }
-    return kept.sort((a, b) => a.start - b.start || a.index - b.index).map(publicResult);
+    const e = this.entry(heard);
+    e.mentions ??= findMentionsIn(e.found);
+    // Results are read-only and shared; each caller gets its own array.
+    return e.mentions.slice();
   }
+}
+
+/** Every candidate mentioned, in order of appearance, no heard word shared by two (see Matcher.mentions). */
+function findMentionsIn(found: readonly Found[]): readonly MatchResult[] {
+  const taken = new Set<number>();
+  const kept: Found[] = [];
+  for (const f of found) {
+    if (f.positions.some((p) => taken.has(p))) continue;
+    for (const p of f.positions) taken.add(p);
+    kept.push(f);
+  }
+  return kept.sort((a, b) => a.start - b.start || a.index - b.index).map(publicResult);
 }
 
 function publicResult(f: Found): MatchResult {
