@@ -34,3 +34,12 @@ describe('a stall explains itself', () => {
     expect(lines.at(-1)).toBe('      server stages (ms): stt 2500, commit 90');
   });
 });
+
+describe('reconnecting after a restart', () => {
+  it('tries again within 200 ms however long the server has been down (it grew to 1 s)', async () => {
+    const { reconnectDelayMs } = await import('./runner.js');
+    const delays = Array.from({ length: 200 }, (_, i) => reconnectDelayMs(i + 1));
+    expect(Math.max(...delays)).toBeLessThanOrEqual(200);
+    expect(delays[0]).toBeGreaterThan(0);
+  });
+});
