@@ -1,4 +1,5 @@
-// Makes the audio fixtures: the PLAYER's lines of the fixture stories' test plans (every `say` line, both languages),
+// Makes the audio fixtures: the PLAYER's lines of the fixture stories' test plans (every `say` line and every
+// alternative of a `defend` line, both languages),
 // spoken by eSpeak NG in several voices, rates and pitches, with and without seeded noise, as 16 kHz mono WAV (0.5 s of
 // silence before and after) and 22,050 Hz MP3, each with a JSON sidecar. Deterministic: the same sources give
 // byte-identical files.
@@ -72,8 +73,11 @@ async function main(argv: string[]): Promise<void> {
       // A fresh engine per story, language and voice: eSpeak keeps a little state between utterances, so output
       // depends on what was said before; this way a group's clips never depend on other groups.
       const engine = await EspeakEngine.create();
-      for (const l of group) {
-        const name = `${l.plan}.l${l.line}.${p.id}`;
+      // Defence lines last: each clip depends on what the engine said before, so the say lines' clips stay as they were
+      // before defences were added.
+      for (const l of [...group.filter((x) => !x.defender), ...group.filter((x) => x.defender)]) {
+        // A defence's alternatives share its line: the defender's name tells them apart.
+        const name = `${l.plan}.l${l.line}${l.defender ? `.${l.defender.replace(/[^a-z0-9]+/g, '-')}` : ''}.${p.id}`;
         const signal = render(engine, l, p, name);
         const filesOf: Record<string, string> = {};
         const entry = {

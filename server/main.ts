@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import type { Db } from './db/db.js';
 import { openDb } from './db/open.js';
 import { buildApp, type Services } from './http/app.js';
 import type { Logger } from './log.js';
@@ -24,8 +25,16 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
-  const db = await openDb(config);
+export type StartOptions = {
+  /**
+   * The database, already opening (`looptale serve` starts opening it before it loads the rest of the server, so that
+   * PGlite's start in its worker thread overlaps the module loading on the main thread). Default: opened here.
+   */
+  db?: Promise<Db>;
+};
+
+export async function startServer(config: Config, log: Logger, opts: StartOptions = {}): Promise<RunningServer> {
+  const db = await (opts.db ?? openDb(config));
   // The modules fill in the rest of the container (stories, game, auth, play...) as they start.
   const services = {
     config, log, db, onClose: [],

@@ -71,6 +71,9 @@ describe('defect 5: the load tool reconnects between turns, counts stalls and fa
       const stalls = Number(/stalls (\d+) over 10 s/.exec(r.out)?.[1] ?? 0);
       expect(stalls).toBeGreaterThanOrEqual(1);
       expect(r.out).toMatch(/longest wait \d+(\.\d+)? s/);
+      // The stall says what the player went through: the send, and the answer that came 10+ s later.
+      expect(r.out).toMatch(/waited \d+(\.\d+)? s for [^\n]*\n(\s+[\d.]+ s [^\n]+\n)*\s+[\d.]+ s (sent|resent) /);
+      expect(r.out).toMatch(/\s+[\d.]+ s answer: GAME_OUTPUT after \d+ ms/);
     } finally {
       await proxy.close();
     }

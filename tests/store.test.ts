@@ -128,9 +128,14 @@ class Player {
 
   async playRun(reset = false): Promise<void> {
     await this.createRun(reset);
+    await this.playUntil(() => false);
+  }
+
+  /** Plays the current run with the optimal bot until `stop` holds or the run is over. */
+  async playUntil(stop: (s: GameState) => boolean): Promise<void> {
     for (let turns = 0; turns < 400; turns++) {
       const run = currentRun(this.state);
-      if (!run || run.loop_status !== 'loopStatusOnGoing') return;
+      if (!run || run.loop_status !== 'loopStatusOnGoing' || stop(this.state)) return;
       const start = !currentMoment(this.state)?.is_started;
       const u = start ? { text: '' } : botUtterance('optimal', this.state, this.story, this.r);
       this.now += 5_000;
@@ -363,6 +368,9 @@ describe.each(BACKENDS)('store on $name', ({ open }) => {
       });
       expect((row?.enrolled_characters as unknown[]).length).toBe(view?.enrolled_characters.length);
       expect((row?.player_items as unknown[]).length).toBe(view?.player_items.length);
+      // The game screen's fields (0009_game_view_cards.sql): the Assemble size, and each card's picture by card id.
+      expect(row?.max_number_of_characters ?? null).toBe(view?.max_number_of_characters);
+      expect(row?.card_images).toEqual(view?.card_images);
 
       const runs = await game.latestRuns(USER, LANTERN.id);
       expect(runs.map((x) => x.loop_number)).toEqual([3, 2, 1]);
@@ -476,6 +484,21 @@ describe.each(BACKENDS)('store on $name', ({ open }) => {
       })).rejects.toThrow(/collide/);
       expect(await game.loadState('user-bob', LANTERN.id)).toBeNull();
       expect(await game.playerStory(run.id)).toEqual(run);
+    });
+
+    it("serves the game screen's Assemble size and card pictures (opponents' too) as the engine's view does", async () => {
+      const momentType = (s: GameState): string | undefined => CLOCKWORK.moments.find((m) => m.id === currentMoment(s)?.blueprint_moment_id)?.type;
+      const sqlView = async () => (await db.query('SELECT * FROM game_engine_view WHERE player_story_id = $1', [aliceClockwork.state.run?.id])).rows[0];
+      await aliceClockwork.playUntil((s) => momentType(s) === 'Assemble');
+      let view = gameView(aliceClockwork.state, CLOCKWORK);
+      expect(view?.max_number_of_characters).toBeGreaterThan(0);
+      expect(await sqlView()).toMatchObject({ max_number_of_characters: view?.max_number_of_characters, card_images: view?.card_images });
+      await aliceClockwork.playUntil((s) => momentType(s) === 'Battle' && s.opponents.some((o) => o.player_moment_id === currentMoment(s)?.id));
+      view = gameView(aliceClockwork.state, CLOCKWORK);
+      const opponents = aliceClockwork.state.opponents.filter((o) => o.player_moment_id === currentMoment(aliceClockwork.state)?.id);
+      expect(opponents.length).toBeGreaterThan(0);
+      for (const o of opponents) expect(view?.card_images[o.id]).toBeDefined();
+      expect(await sqlView()).toMatchObject({ max_number_of_characters: null, card_images: view?.card_images });
     });
   });
 

@@ -14,6 +14,7 @@ import { loadClips, LoadRunner, type LoadReport, type LoadSnapshot } from '../lo
 import { SpawnedServer } from '../load/server-spawn.js';
 import { formatServerMetrics } from '../load/server-metrics.js';
 import { isLoopback } from '../load/stats.js';
+import { formatStall } from '../load/timeline.js';
 
 type Options = {
   url?: string; spawnServer?: boolean; killEvery?: string; dataDir?: string; stallS: string; patienceS: string; clients: string; ramp: string; duration: string; thinkTime: string; audio?: string; text?: boolean; dropRate: string;
@@ -47,7 +48,7 @@ export function formatLoadReport(r: LoadReport): string {
     ...formatServerMetrics(r.server_metrics, r.server_metrics_error),
     `errors: ${Object.keys(r.errors).length ? JSON.stringify(r.errors) : 'none'}`,
     `stalls ${r.stalls.count} over ${r.stalls.threshold_s} s (longest wait ${Math.round(r.stalls.longest_wait_ms / 100) / 10} s)`,
-    ...r.stalls.examples.map((x) => `  player ${x.player} waited ${Math.round(x.waited_ms / 100) / 10} s for ${x.what} at ${x.at_s} s`),
+    ...r.stalls.examples.flatMap((x) => formatStall(x, r.restarts)),
     ...(r.restarts ? [`server killed with SIGKILL and restarted ${r.restarts.length} times: ${r.restarts.map((x) => `at ${x.at_s} s, down ${x.down_ms} ms`).join('; ') || 'none'}`] : []),
     `checked ${v.runs_checked} runs, ${v.acknowledged_turns} acknowledged turns: ${v.lost_turns} lost, ${v.doubled_turns} doubled, ${v.count_mismatches} count mismatches`,
     ...v.problems.map((p) => `  ${p}`),

@@ -1,9 +1,10 @@
-// `looptale serve` (and `npm start`): one server process on PORT (default 8787).
+// `looptale serve` (and `npm start`): one server process on PORT (default 8787). Only what opening the database needs is
+// imported up front; the rest of the server loads while it opens.
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { DataDirLockedError } from '../../server/db/dir-lock.js';
+import { openDb } from '../../server/db/open.js';
 import { createLogger } from '../../server/log.js';
-import { startServer } from '../../server/main.js';
 
 export function register(program: Command): void {
   program
@@ -32,7 +33,11 @@ Examples:
       const log = createLogger(config.LOG_LEVEL);
       let server;
       try {
-        server = await startServer(config, log);
+        // The database opens (PGlite: in its worker thread) while the rest of the server loads: a restart serves sooner.
+        const db = openDb(config);
+        db.catch(() => undefined); // handled below, through startServer
+        const { startServer } = await import('../../server/main.js');
+        server = await startServer(config, log, { db });
       } catch (e) {
         if (e instanceof DataDirLockedError) {
           process.stderr.write(`looptale: ${e.message}\n`);

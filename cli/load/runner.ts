@@ -17,6 +17,7 @@ import { Api, ApiError, GameSocket, type TurnResult } from '../lib/game-client.j
 import { isNotCaught } from '../../engine/protocol/turn-errors.js';
 import { scrapeMetrics, serverMetrics, type ServerMetrics } from './server-metrics.js';
 import { summarize, type Summary } from './stats.js';
+import { PlayerLog, type Stall } from './timeline.js';
 
 export type LoadOptions = {
   url: string;
@@ -65,7 +66,7 @@ export type LoadReport = {
   /** With --spawn-server --kill-every: when the server was killed with SIGKILL, and how long until it served again. */
   restarts?: { at_s: number; down_ms: number }[];
   /** Waits longer than the threshold: a turn until acknowledged (reconnects and replays included), or a request. */
-  stalls: { threshold_s: number; count: number; longest_wait_ms: number; examples: { player: number; what: string; waited_ms: number; at_s: number }[] };
+  stalls: { threshold_s: number; count: number; longest_wait_ms: number; examples: Stall[] };
   load_generator: { cpu_cores: number; event_loop_delay_p99_ms: number };
   /** The server's GET /metrics figures (turn and error counters as deltas over the load); null when it has none. */
   server_metrics: ServerMetrics | null;
@@ -92,16 +93,29 @@ const transient = (e: unknown): boolean => e instanceof ApiError && (e.status ==
  * Retries a request that failed transiently (429, or the server unreachable: a restart), backing off, for up to
  * `patienceMs`; other errors pass through. `retried` tells the caller that an earlier attempt may have been applied.
  */
-async function patiently<T>(fn: (retried: boolean) => Promise<T>, patienceMs = 60_000): Promise<T> {
+async function patiently<T>(fn: (retried: boolean) => Promise<T>, patienceMs = 60_000, onRetry?: (e: unknown, delayMs: number) => void): Promise<T> {
   const end = performance.now() + patienceMs;
   for (let i = 1; ; i++) {
     try {
       return await fn(i > 1);
     } catch (e) {
       if (!transient(e) || performance.now() >= end) throw e;
-      await sleep(Math.min(2000, 100 * i));
+      // The server unreachable (restarting): try again soon, as sockets do; an answer (429, 502-504): back off more.
+      const delay = e instanceof ApiError && e.status === 0 ? reconnectDelayMs(i) : Math.min(2000, 100 * i);
+      onRetry?.(e, delay);
+      await sleep(delay);
     }
   }
+}
+
+/**
+ * The pause before a player's next attempt to open a socket (a server that is down, restarting). A refused connection
+ * on this machine costs next to nothing, so the harness keeps trying often: with a back-off growing to 1 s (600 ms
+ * by the time a restart of ~3 s was over), a player found the server back up to 0.6 s late, and that showed in its
+ * wait. The spec's client retries every 5 s; this is a test tool measuring the server.
+ */
+export function reconnectDelayMs(attempt: number): number {
+  return Math.min(200, 50 * attempt);
 }
 
 /** Clips of fixtures/audio (sidecar JSON with the spoken text), by text. */
@@ -137,7 +151,7 @@ export class LoadRunner {
   drops = 0;
   reconnects = 0;
   connected = 0;
-  readonly stalls: LoadReport['stalls']['examples'] = [];
+  readonly stalls: Stall[] = [];
   #longestWait = 0;
   #stallCount = 0;
   #start = 0;
@@ -198,30 +212,42 @@ export class LoadRunner {
     this.#stop = true;
   }
 
-  /** Records how long a player waited for `what`; past the threshold it is a stall. */
-  #waited(player: number, what: string, ms: number): void {
+  /** Seconds since the load started. */
+  #nowS(): number {
+    return (performance.now() - this.#start) / 1000;
+  }
+
+  /** Records how long a player waited for `what` (from `t0`); past the threshold it is a stall, with its timeline. */
+  #waited(player: number, what: string, t0: number, log: PlayerLog, inputId?: string): void {
+    const ms = performance.now() - t0;
     this.#longestWait = Math.max(this.#longestWait, ms);
     if (ms <= this.o.stallMs) return;
     this.#stallCount++;
-    if (this.stalls.length < 20) this.stalls.push({ player, what, waited_ms: Math.round(ms), at_s: Math.round((performance.now() - this.#start) / 100) / 10 });
+    if (this.stalls.length < 20) {
+      this.stalls.push({
+        player, what, waited_ms: Math.round(ms), at_s: Math.round(this.#nowS() * 10) / 10,
+        ...(inputId ? { input_id: inputId } : {}), timeline: log.since((t0 - this.#start) / 1000),
+      });
+    }
   }
 
   /** Runs a request patiently (a server that is down is waited for), timing it as a wait of the player. */
-  async #request<T>(player: number, what: string, fn: (retried: boolean) => Promise<T>): Promise<T> {
+  async #request<T>(player: number, log: PlayerLog, what: string, fn: (retried: boolean) => Promise<T>): Promise<T> {
     const t0 = performance.now();
     try {
-      return await patiently(fn, this.o.patienceMs);
+      return await patiently(fn, this.o.patienceMs, (e, delay) => log.add(`${what}: ${(e as Error).message.slice(0, 60)}; again in ${delay} ms`));
     } finally {
-      this.#waited(player, what, performance.now() - t0);
+      this.#waited(player, what, t0, log);
     }
   }
 
   async #player(i: number, deadline: number): Promise<void> {
     const patience = this.o.patienceMs ?? 60_000;
     const api = new Api(this.o.url, null, { timeoutMs: 30_000 });
+    const log = new PlayerLog(() => this.#nowS());
     const email = `load-${i}-${randomUUID()}@example.com`;
     // An account made by an attempt whose answer was lost (the server died) is signed in to instead.
-    await this.#request(i, 'sign-up', async (retried) => {
+    await this.#request(i, log, 'sign-up', async (retried) => {
       try {
         await api.signUp(email, this.o.password);
       } catch (e) {
@@ -247,8 +273,9 @@ export class LoadRunner {
             audioWatch.delete(chunk.header.input_id);
             this.latencies.audio_answer_first?.push(chunk.atMs - t0);
           };
-          s.onClose = () => {
+          s.onClose = (info) => {
             if (socket !== s) return;
+            log.add(`socket closed (${info.code})`);
             socket = null;
             this.connected--;
             // A failure to reconnect surfaces at the player's next send (which calls ensure again).
@@ -257,10 +284,13 @@ export class LoadRunner {
           socket = s;
           this.connected++;
           if (opened++ > 0) this.reconnects++;
+          log.add(`socket open (attempt ${attempt})`);
           return s;
         } catch (e) {
           if (performance.now() >= end) throw new Error(`could not reconnect within ${Math.round(patience / 1000)} s: ${(e as Error).message}`, { cause: e });
-          await sleep(Math.min(1000, 50 * attempt));
+          const delay = reconnectDelayMs(attempt);
+          log.add(`connect attempt ${attempt} failed (${(e as Error).message.replace(/^Cannot connect to \S+: /, '').slice(0, 50)}); again in ${delay} ms`);
+          await sleep(delay);
         }
       }
     };
@@ -278,7 +308,7 @@ export class LoadRunner {
       const full = { ...input, input_id: input.input_id ?? randomUUID() };
       const waitStart = performance.now();
       const done = (r: TurnResult | null): TurnResult | null => {
-        this.#waited(i, full.is_starting_dialogue ? 'turn (start)' : 'turn', performance.now() - waitStart);
+        this.#waited(i, full.is_starting_dialogue ? 'turn (start)' : 'turn', waitStart, log, full.input_id);
         return r;
       };
       // Sockets the harness kills itself do not count against the 5 attempts: at a 20% drop rate, five drops in a row
@@ -289,11 +319,13 @@ export class LoadRunner {
         const t0 = performance.now();
         audioWatch.set(full.input_id, t0);
         const pending = sock.send(full, audio, 60_000);
+        log.add(`${sends ? 'resent' : 'sent'} ${full.is_starting_dialogue ? 'start' : audio ? 'audio' : 'text'} ${full.input_id.slice(0, 8)}${drop ? ', socket dropped by the harness' : ''}`);
         if (drop) {
           this.drops++;
           sock.raw.terminate();
         }
         const r = await pending;
+        log.add(r.error ? `answer: ${r.error.slice(0, 60)}` : `answer: GAME_OUTPUT after ${Math.round(r.firstOutputMs)} ms`);
         if (r.error && /connection closed|no answer/.test(r.error)) {
           if (!drop) failures++;
           if (/no answer/.test(r.error)) sock.raw.terminate();
@@ -319,7 +351,7 @@ export class LoadRunner {
     };
     try {
       while (performance.now() < deadline && !this.#stop) {
-        const created = await this.#request(i, 'start a run', () => api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: this.o.storyId, language: 'english' }));
+        const created = await this.#request(i, log, 'start a run', () => api.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: this.o.storyId, language: 'english' }));
         const run: RunRecord = { id: created.id, acked: new Map() };
         this.runs.push(run);
         this.#owner.set(run.id, api.token ?? '');
@@ -359,7 +391,7 @@ export class LoadRunner {
         }
         if (!over) {
           try {
-            await this.#request(i, 'end the run', async (retried) => {
+            await this.#request(i, log, 'end the run', async (retried) => {
               try {
                 await api.request('POST', `/api/player-stories/${run.id}/end`);
               } catch (e) {
@@ -406,6 +438,11 @@ export class LoadRunner {
       }
       const seen = new Map<string, number>();
       for (const e of t.transcript.events) if (e.event.type === 'turn') seen.set(e.event.input_id, (seen.get(e.event.input_id) ?? 0) + 1);
+      for (const e of t.transcript.events) {
+        if (e.event.type !== 'turn' || !e.stages) continue;
+        const id = e.event.input_id;
+        for (const x of this.stalls) if (x.input_id === id) x.server_stages = e.stages;
+      }
       for (const [id, n] of seen) if (n > 1) {
         doubled++;
         problems.push(`run ${run.id}: input ${id} processed ${n} times`);

@@ -11,6 +11,7 @@ import { localize } from '../story/text.js';
 import { currentMoment, currentRun, type GameState } from '../run/state.js';
 import { compileStory, type CompiledMoment, type CompiledStory } from './compile.js';
 import type { Decision, DecisionInput } from './decision.js';
+import type { Lang } from './text/lexicon.js';
 import { compileMatcher, type Matcher, type MatchResult } from './text/match.js';
 import { normalize } from './text/normalize.js';
 import { brainSay } from './texts.js';
@@ -39,9 +40,30 @@ export function brainRandom(input: BrainInput): SeededRandom {
   return new SeededRandom(hashSeed(input.input_id, input.state.rng));
 }
 
-/** Picks a line variant, never the one used last time with this player (when there is a choice). */
-function line(c: Ctx, key: string, options: readonly Text[]): string {
+const lineKeys = new Map<string, Map<string, string>>();
+
+/**
+ * `${momentId}:${suffix}`, one string per pair: a key built anew each turn is a rope, and looking a rope up in
+ * line_memory flattens and hashes it every time.
+ */
+function lineKey(momentId: string, suffix: string): string {
+  let bySuffix = lineKeys.get(momentId);
+  if (!bySuffix) {
+    if (lineKeys.size > 10_000) lineKeys.clear();
+    lineKeys.set(momentId, (bySuffix = new Map<string, string>()));
+  }
+  let key = bySuffix.get(suffix);
+  if (key === undefined) {
+    key = `${momentId}:${suffix}`;
+    bySuffix.set(suffix, key);
+  }
+  return key;
+}
+
+/** Picks a line variant (key: the moment's id, ':' and `suffix`), never the one used last time with this player (when there is a choice). */
+function line(c: Ctx, suffix: string, options: readonly Text[]): string {
   if (options.length === 0) return '';
+  const key = lineKey(c.m.id, suffix);
   const last = c.input.state.line_memory[key];
   let i = c.r.int(options.length);
   if (options.length > 1 && i === last) i = (i + 1 + c.r.int(options.length - 1)) % options.length;
@@ -49,14 +71,15 @@ function line(c: Ctx, key: string, options: readonly Text[]): string {
   return localize(options[i] as Text, c.lang);
 }
 
-function base(c: Ctx, reply: string, extra: Partial<DecisionInput> = {}): DecisionInput {
-  return {
-    reply, emotion: c.m.default_emotion, intensity: c.m.default_emotion_intensity, outcome: 'continue', lines_used: c.lines, ...extra,
-  };
+function base(c: Ctx, reply: string, extra?: Partial<DecisionInput>): DecisionInput {
+  const o: DecisionInput = { reply, emotion: c.m.default_emotion, intensity: c.m.default_emotion_intensity, outcome: 'continue', lines_used: c.lines };
+  // As `{ ...o, ...extra }` (withDefaults orders the fields later); a spread into a literal costs far more here.
+  if (extra) for (const k in extra) (o as Record<string, unknown>)[k] = (extra as Record<string, unknown>)[k];
+  return o;
 }
 
 function fallback(c: Ctx): DecisionInput {
-  const said = line(c, `${c.m.id}:fallback`, c.m.fallback);
+  const said = line(c, 'fallback', c.m.fallback);
   return base(c, said || brainSay('fallback', c.lang));
 }
 
@@ -75,7 +98,7 @@ function answerDecision(c: Ctx, rule: AnswerRule): DecisionInput {
   const allFacts = c.m.answers.filter((a) => a.outcome === 'progress').flatMap((a) => a.facts);
   const learned = rule.outcome === 'progress' && allFacts.length > 0 && allFacts.every((f) => knownFacts.has(f));
   const complete = rule.outcome === 'complete' || learned;
-  return base(c, line(c, `${c.m.id}:${rule.id}`, rule.reply), {
+  return base(c, line(c, rule.id, rule.reply), {
     emotion: rule.emotion ?? c.m.default_emotion,
     intensity: rule.intensity ?? c.m.default_emotion_intensity,
     outcome: complete ? 'complete' : 'continue',
@@ -160,7 +183,7 @@ function decideBattle(c: Ctx): DecisionInput {
     const struck = s.characters.find((x) => x.id === pm.pending_strike?.target_id);
     if (!c.cs.defend?.match(c.heard)) return base(c, brainSay('defend_miss', c.lang), { emotion: 'fear', intensity: 3 });
     const th = thematic(c, struck);
-    return base(c, answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('defend', c.lang, { actor: struck?.name ?? '' }), {
+    return base(c, answer ? line(c, answer.rule.id, answer.rule.reply) : brainSay('defend', c.lang, { actor: struck?.name ?? '' }), {
       battle: { kind: 'defend', ...(struck ? { actor_id: struck.id } : {}), action: c.heard.slice(0, 200), thematic: th },
       perfect: th && answer?.rule.perfect === true,
     });
@@ -175,7 +198,7 @@ function decideBattle(c: Ctx): DecisionInput {
   const foe = target ?? foes[0];
   if (!actor || !foe) return fallback(c);
   const th = thematic(c, actor);
-  return base(c, answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('attack', c.lang, { actor: actor.name, target: foe.name }), {
+  return base(c, answer ? line(c, answer.rule.id, answer.rule.reply) : brainSay('attack', c.lang, { actor: actor.name, target: foe.name }), {
     emotion: 'anger', intensity: th ? 4 : 3,
     battle: { kind: 'attack', actor_id: actor.id, target_id: foe.id, action: c.heard.slice(0, 200), thematic: th },
   });
@@ -212,7 +235,7 @@ function decideReward(c: Ctx): DecisionInput {
   const [kind = '', id = ''] = pick.split(':');
   const reward_type = kind === 'character' ? 'character' : kind === 'item' ? 'item' : 'dynamic_item';
   const name = rewardName(c, reward_type, id);
-  const reply = answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('reward', c.lang, { name });
+  const reply = answer ? line(c, answer.rule.id, answer.rule.reply) : brainSay('reward', c.lang, { name });
   return base(c, reply, { outcome: 'complete', award: { reward_type, id }, emotion: 'happiness', intensity: 3, matched: answer?.rule.id ?? pick, score: answer?.rule.score ?? 60, perfect: answer?.rule.perfect ?? false });
 }
 
@@ -233,7 +256,7 @@ function decideEquip(c: Ctx): DecisionInput {
   const it = mentionedItems(c)[0];
   if (!ch || !it) return fallbackOr(c, brainSay('equip_ask', c.lang));
   const answer = bestAnswer(c);
-  const reply = answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('equip', c.lang, { item: it.name, character: ch.name });
+  const reply = answer ? line(c, answer.rule.id, answer.rule.reply) : brainSay('equip', c.lang, { item: it.name, character: ch.name });
   return base(c, reply, { outcome: 'complete', equip: { character_id: ch.id, item_id: it.id }, emotion: 'happiness', intensity: 2, matched: answer?.rule.id ?? 'equip' });
 }
 
@@ -246,8 +269,21 @@ function decideAssemble(c: Ctx): DecisionInput {
   const selected = [...already, ...named.filter((x) => !already.includes(x))].slice(0, required || undefined);
   const names = selected.map((id) => alive.find((x) => x.id === id)?.name ?? '').join(', ');
   const answer = bestAnswer(c);
-  const reply = answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('team', c.lang, { names, count: selected.length, required });
+  const reply = answer ? line(c, answer.rule.id, answer.rule.reply) : brainSay('team', c.lang, { names, count: selected.length, required });
   return base(c, reply, { selection: named, outcome: selected.length >= required ? 'complete' : 'continue', matched: 'assemble' });
+}
+
+const numberCache = new Map<string, number | undefined>();
+
+/** The first number among the words (normalised), cached: bets are said again and again. */
+function firstNumber(heard: string, lang: Lang): number | undefined {
+  const key = lang === 'en' ? heard : `${lang}\u0000${heard}`;
+  if (numberCache.has(key)) return numberCache.get(key);
+  const n = normalize(heard, lang).find((t) => /^\d+$/.test(t));
+  const v = n === undefined ? undefined : Number(n);
+  if (numberCache.size >= 4096) numberCache.clear();
+  numberCache.set(key, v);
+  return v;
 }
 
 function decideUpgrade(c: Ctx): DecisionInput {
@@ -259,14 +295,13 @@ function decideUpgrade(c: Ctx): DecisionInput {
   if (bet?.placed) {
     const right = bet.level ? c.cm.riddles.get(bet.level)?.match(c.heard) : null;
     const answer = bestAnswer(c);
-    if (right) return base(c, answer ? line(c, `${c.m.id}:${answer.rule.id}`, answer.rule.reply) : brainSay('right', c.lang), { upgrade: { stage: 'answer', correct: true }, emotion: 'happiness', intensity: 4, score: 100, matched: 'riddle' });
+    if (right) return base(c, answer ? line(c, answer.rule.id, answer.rule.reply) : brainSay('right', c.lang), { upgrade: { stage: 'answer', correct: true }, emotion: 'happiness', intensity: 4, score: 100, matched: 'riddle' });
     return base(c, brainSay('wrong', c.lang), { upgrade: { stage: 'answer', correct: false }, emotion: 'sadness', intensity: 2 });
   }
   const team = s.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0);
   const who = mentionedCharacters(c, team)[0];
   const level = c.cm.difficulties.match(c.heard);
-  const numbers = normalize(c.heard, c.cs.lang).filter((t) => /^\d+$/.test(t)).map(Number);
-  const amount = numbers[0];
+  const amount = firstNumber(c.heard, c.cs.lang);
   if (!who && !level && amount === undefined) return fallbackOr(c, brainSay('bet_ask', c.lang));
   const character_id = who?.id ?? bet?.character_id ?? undefined;
   const lvl = level?.id ?? bet?.level ?? undefined;
@@ -286,7 +321,7 @@ function decideTalk(c: Ctx): DecisionInput {
     const answer = bestAnswer(c);
     if (branch && (!answer || branch.words >= answer.match.words)) {
       const t = c.m.transitions.find((x) => x.next_moment_id === branch.id);
-      const reply = t?.reply?.length ? line(c, `${c.m.id}:${branch.id}`, t.reply) : brainSay('branch', c.lang, { label: t?.label ? localize(t.label, c.lang) : '' });
+      const reply = t?.reply?.length ? line(c, branch.id, t.reply) : brainSay('branch', c.lang, { label: t?.label ? localize(t.label, c.lang) : '' });
       return base(c, reply, { outcome: 'complete', next_moment_id: branch.id, score: 60, matched: `branch:${branch.id}` });
     }
   }
@@ -317,7 +352,7 @@ export function scriptedDecision(input: BrainInput, random?: Random): DecisionIn
   if (!m || !cm) return { reply: '', emotion: 'normal', intensity: 1, outcome: 'continue' };
   const c: Ctx = { input, lang, cs, cm, m, r: random ?? brainRandom(input), lines: {}, heard: input.transcription };
   if (input.is_starting_dialogue) {
-    const opening = line(c, `${m.id}:opening`, m.opening);
+    const opening = line(c, 'opening', m.opening);
     const outcome = m.type === 'Dead End' ? 'end_of_game' : m.type === 'Monologue' || m.type === 'Epilogue' ? 'complete' : 'continue';
     return base(c, opening, { outcome });
   }

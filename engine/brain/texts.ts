@@ -1,5 +1,6 @@
 // Generic lines the scripted brain says when the story has no authored line for the case.
 import type { PlayLanguage } from '../schema/enums.js';
+import { fillTemplate } from '../story/template.js';
 
 const TEXTS = {
   branch: { english: 'So be it: {label}.', french: 'Soit : {label}.' },
@@ -23,9 +24,6 @@ const TEXTS = {
 export type BrainText = keyof typeof TEXTS;
 
 export function brainSay(key: BrainText, lang: PlayLanguage, vars?: Record<string, string | number>): string {
-  let s: string = TEXTS[key][lang];
-  if (!vars) return s;
-  // for...in visits own string keys in Object.entries order (vars are plain literals).
-  for (const k in vars) s = s.replaceAll(`{${k}}`, String(vars[k]));
-  return s;
+  const s: string = TEXTS[key][lang];
+  return vars ? fillTemplate(s, vars) : s;
 }

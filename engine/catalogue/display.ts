@@ -1,5 +1,6 @@
 // Display rules of the catalogue, the top bar and the game menu (accounts spec §2, §5; game spec §2, §4, §5).
-import { RATING_LABELS, type RatingKey } from '../schema/enums.js';
+import { RATING_LABELS } from '../schema/enum-values.js';
+import type { RatingKey } from '../schema/enums.js';
 
 /** Default maximum interactions per run when the story gives none. */
 export const DEFAULT_MAX_INTERACTIONS = 30;

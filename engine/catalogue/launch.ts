@@ -1,6 +1,6 @@
 // The launch screen (accounts spec §2 "Launch screen", §4 "Run state", §7 "Read player_stories for the launch
 // screen") and the texts of the game's start screen (game spec §2).
-import { LOOP_STATUS } from '../schema/enums.js';
+import { LOOP_STATUS } from '../schema/enum-values.js';
 import { rankLetterOrDefault } from './rank-letter.js';
 
 export const LAUNCH_STATES = ['FRESH', 'ONGOING', 'COMPLETED'] as const;

@@ -1,7 +1,7 @@
 // A player's progress in one story, for the personal catalogue's Continue row and the profile page.
 // The spec's Continue row fills its bar with a random value (accounts spec §2, a bug we note and do not copy): ours
 // is real progress, the share of the story's moments the player has reached in any run since the last reset.
-import { LOOP_STATUS } from '../schema/enums.js';
+import { LOOP_STATUS } from '../schema/enum-values.js';
 import { rankToLetter } from './rank-letter.js';
 
 /** The parts of a saved game state this reads (engine/run/state.ts GameState). */

@@ -68,7 +68,7 @@ export function applyEquip(d: Draft, m: BlueprintMoment, info: TurnInfo): boolea
   const item = d.state.items.find((i) => i.id === e.item_id);
   if (!character || !item) return false;
   const added = item.properties.filter((p) => !character.properties.includes(p));
-  d.put('player_characters', { ...character, properties: [...character.properties, ...added] });
+  d.update('player_characters', character, { properties: [...character.properties, ...added] });
   equip(d, character.id, item.id, m.id);
   const image = d.state.item_media.find((x) => x.player_item_id === item.id)?.media_url ?? '';
   info.equip = { character_id: character.id, item_id: item.id, property: added[0] ?? item.properties[0] ?? '', image };
@@ -107,7 +107,7 @@ export function applyUpgrade(d: Draft, m: BlueprintMoment, pmIn: PlayerMoment, i
       const size = Math.max(0, Math.min(Math.max(rules.min_bet, Math.min(next.bet, rules.max_bet)), affordable));
       next.bet = size;
       next.placed = true;
-      d.put('player_stories', { ...run, loop_current_number_of_interactions: run.loop_current_number_of_interactions + size });
+      d.update('player_stories', run, { loop_current_number_of_interactions: run.loop_current_number_of_interactions + size });
       info.bet = { size, level: next.level };
       info.notifications.push({
         kind: 'upgrade_progress', id: d.uuid(), message: say('riddle', lang), duration: NOTIFICATION_MS.upgrade_complete,
@@ -119,8 +119,7 @@ export function applyUpgrade(d: Draft, m: BlueprintMoment, pmIn: PlayerMoment, i
         upgradeData: { character: who?.name ?? '', bet: next.bet ?? 0, difficulty: next.level ?? '', isComplete: false },
       });
     }
-    pm = { ...pm, upgrade_bet: next };
-    d.put('player_moments', pm);
+    pm = d.update('player_moments', pm, { upgrade_bet: next });
     return { pm, done: false };
   }
   if (move.stage !== 'answer' || !bet.placed || !move.correct) return { pm, done: false };
@@ -142,8 +141,7 @@ function upgradeCard(
   const steps = Math.max(0, rarityIndex(rarity) - rarityIndex(c.card_type));
   const gain = 2 * steps;
   const sacrificed = sacrifice ? [...c.properties] : [];
-  d.put('player_characters', {
-    ...c,
+  d.update('player_characters', c, {
     card_type: c.card_type === 'permanent' ? 'permanent' : rarity,
     current_attack: c.current_attack + gain,
     max_health: c.max_health + gain,
@@ -164,7 +162,7 @@ function upgradeCard(
     const essence = d.state.items.find((i) => i.source === 'sacrificed_properties' && i.name === name);
     const properties = essence ? [...new Set([...essence.properties, ...sacrificed])] : sacrificed;
     const run = d.state.run;
-    if (essence) d.put('player_items', { ...essence, properties, description: properties.join(', '), defense_bonus: properties.length });
+    if (essence) d.update('player_items', essence, { properties, description: properties.join(', '), defense_bonus: properties.length });
     else if (run) {
       addItem(d, run.id, {
         name, description: properties.join(', '), attack_bonus: 0, defense_bonus: properties.length, properties, rarity: 'rare',
@@ -191,7 +189,7 @@ export function applySelection(d: Draft, m: BlueprintMoment, ids: readonly strin
   const set = new Set(selected);
   for (const c of d.state.characters) {
     const sel = set.has(c.id);
-    if (c.is_selected_in_assemble !== sel) d.put('player_characters', { ...c, is_selected_in_assemble: sel });
+    if (c.is_selected_in_assemble !== sel) d.update('player_characters', c, { is_selected_in_assemble: sel });
   }
   return { selected, complete: required > 0 && selected.length === required };
 }

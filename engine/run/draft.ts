@@ -17,8 +17,10 @@ export type StepContext = {
    */
   lean?: boolean;
   /**
-   * The caller gives the state up (a lean simulation, which keeps only the latest state): the step changes it in place
-   * instead of copying what it writes. On a failure the state may be partly changed. Never set by a host.
+   * The caller gives the state up (a lean simulation, which keeps only the latest state) and no other state shares its
+   * arrays, records or rows: the step changes them in place instead of copying what it writes (a row's fields are
+   * reassigned, the arrays inside a row are never changed). On a failure the state may be partly changed. Never set by
+   * a host.
    */
   mutable?: boolean;
 };
@@ -150,12 +152,31 @@ export class Draft {
     return row;
   }
 
-  /** Updates a row found by id with a patch; returns the new row. */
-  patch<T extends Row>(table: TableName, id: string, patch: Partial<T>): T {
-    const rows = (table === 'player_stories' ? (this.state.run ? [this.state.run] : []) : this.state[TABLES[table]]) as unknown as T[];
-    const row = rows.find((r) => r.id === id);
-    if (!row) throw new Error(`patch: no ${table} row ${id}`);
-    return this.put(table, { ...row, ...patch });
+  /**
+   * The row to change `row` (the current row of its table) through, already put: `row` itself in a mutable step
+   * (StepContext.mutable), otherwise a copy put in its place. Assigning fields to it then gives what
+   * `put(table, { ...row, ...changes })` gives. Compute new values before: in a mutable step `row` is the row changed.
+   */
+  edit<T extends Row>(table: TableName, row: T): T {
+    if (this.mutable && this.#current(table, row)) {
+      if (!this.lean) this.effects.push({ type: 'persist', table, row: row as unknown as Row & Record<string, unknown> });
+      return row;
+    }
+    return this.put(table, { ...row });
+  }
+
+  /** `row` with `changes`, put (see edit): `put(table, { ...row, ...changes })`, in place in a mutable step. */
+  update<T extends Row>(table: TableName, row: T, changes: Partial<T>): T {
+    return Object.assign(this.edit(table, row), changes);
+  }
+
+  /** Whether `row` is the very object its table holds for its id (not an older version). */
+  #current(table: TableName, row: Row): boolean {
+    if (table === 'player_stories') return this.state.run === row;
+    const rows = this.state[TABLES[table]] as unknown as Row[];
+    const id = row.id;
+    for (let i = 0; i < rows.length; i++) if ((rows[i] as Row).id === id) return rows[i] === row;
+    return false;
   }
 
   emit(effect: Effect): void {

@@ -31,13 +31,11 @@ export function finishRun(d: Draft, runId: string, won: boolean): RunEnding {
     cleanBattlesWon: run.clean_battles_won,
   }, d.story.rank_thresholds);
   const earlierBest = d.state.history.best_rank ?? 8;
-  d.put('player_stories', {
-    ...run,
-    loop_status: won ? LOOP_STATUS.won : LOOP_STATUS.lost,
-    is_successful_run: won,
-    loop_rank: rank,
-    ended_at: d.iso,
-  });
+  const ended = d.edit('player_stories', run);
+  ended.loop_status = won ? LOOP_STATUS.won : LOOP_STATUS.lost;
+  ended.is_successful_run = won;
+  ended.loop_rank = rank;
+  ended.ended_at = d.iso;
   const notifications: Notification[] = [];
   let golden = false;
   if (rank <= RANK_A && d.state.tickets.length === 0) {

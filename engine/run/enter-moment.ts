@@ -31,16 +31,27 @@ function newPlayerMoment(d: Draft, run: PlayerStory, blueprintMomentId: string):
   };
 }
 
+/** Ids already checked to be v4 UUIDs (a story names the same next moments again and again). */
+const validIds = new Set<string>();
+
+function isMomentId(id: string): boolean {
+  if (validIds.has(id)) return true;
+  if (!isUuidV4(id)) return false;
+  if (validIds.size >= 10_000) validIds.clear();
+  validIds.add(id);
+  return true;
+}
+
 export function enterMoment(d: Draft, runId: string, nextId: string | null | undefined): EnterResult {
   const idx = indexStory(d.story);
   const skipped: { blueprint_moment_id: string; reason: string }[] = [];
   let id = nextId;
   for (;;) {
-    const blueprint = id && isUuidV4(id) ? idx.moments.get(id) : undefined;
+    const blueprint = id && isMomentId(id) ? idx.moments.get(id) : undefined;
     const run = d.state.run?.id === runId ? d.state.run : undefined;
     if (!run) throw new Error(`enterMoment: no run ${runId}`);
     if (!blueprint) {
-      d.put('player_stories', { ...run, current_player_moment_id: null });
+      d.edit('player_stories', run).current_player_moment_id = null;
       return { kind: 'end_of_game', skipped };
     }
     let reason: string | null = null;
@@ -57,10 +68,10 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
     const pm = newPlayerMoment(d, run, blueprint.id);
     if (reason === null) {
       d.put('player_moments', pm);
-      d.put('player_stories', { ...run, current_player_moment_id: pm.id });
+      d.edit('player_stories', run).current_player_moment_id = pm.id;
       if (blueprint.type === 'Assemble') {
         // Selection resets to none at the start of an Assemble.
-        for (const c of d.state.characters) if (c.is_selected_in_assemble) d.put('player_characters', { ...c, is_selected_in_assemble: false });
+        for (const c of d.state.characters) if (c.is_selected_in_assemble) d.update('player_characters', c, { is_selected_in_assemble: false });
       }
       if (blueprint.type === 'Battle') {
         for (const o of blueprint.opponents) {
@@ -77,12 +88,11 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
       }
       return { kind: 'entered', moment: pm, skipped };
     }
-    d.put('player_moments', {
-      ...pm,
-      dialogue_history: [{ role: 'model', text: `[Skipped: ${reason}]`, isPerfectAnswer: false, isCacheHit: false }],
-      skipped_reason: reason,
-      completed_at: d.iso,
-    });
+    // pm is new (not in the state yet): filled in before it is put.
+    pm.dialogue_history = [{ role: 'model', text: `[Skipped: ${reason}]`, isPerfectAnswer: false, isCacheHit: false }];
+    pm.skipped_reason = reason;
+    pm.completed_at = d.iso;
+    d.put('player_moments', pm);
     d.state.skip_log = rememberSkip(d.state.skip_log, blueprint.id, d.ctx.now);
     skipped.push({ blueprint_moment_id: blueprint.id, reason });
     id = skipTarget(blueprint);

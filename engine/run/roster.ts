@@ -100,7 +100,7 @@ export function equip(d: Draft, characterId: string, itemId: string, blueprintMo
   // An item is worn by one character at a time: take it off anyone else first.
   for (const link of d.state.character_items) {
     if (link.player_item_id === itemId && link.is_equipped && link.player_character_id !== characterId) {
-      d.put('player_character_items', { ...link, is_equipped: false });
+      d.update('player_character_items', link, { is_equipped: false });
     }
   }
   const existing = d.state.character_items.find((l) => l.player_item_id === itemId && l.player_character_id === characterId);

@@ -122,7 +122,16 @@ export function bestRankOf(s: GameState): number | null {
 export function currentMoment(s: GameState): PlayerMoment | undefined {
   const run = currentRun(s);
   if (!run?.current_player_moment_id) return undefined;
-  return s.moments.find((m) => m.id === run.current_player_moment_id);
+  return momentById(s, run.current_player_moment_id);
+}
+
+/** The player moment with this id (ids are unique in a state); the latest one made is tried first, the usual case. */
+export function momentById(s: GameState, id: string): PlayerMoment | undefined {
+  const ms = s.moments;
+  const last = ms[ms.length - 1];
+  if (last?.id === id) return last;
+  for (const m of ms) if (m.id === id) return m;
+  return undefined;
 }
 
 /** Characters that act in battle, reward, equip and team moments: selected in assemble. */

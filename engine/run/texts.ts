@@ -1,5 +1,6 @@
 // The few lines the engine itself says (everything else is authored in the story).
 import type { PlayLanguage } from '../schema/enums.js';
+import { fillTemplate } from '../story/template.js';
 
 const TEXTS = {
   prepares_to_strike: { english: '{opponent} prepares to strike {target}!', french: '{opponent} s\'apprête à frapper {target} !' },
@@ -16,9 +17,6 @@ const TEXTS = {
 export type TextKey = keyof typeof TEXTS;
 
 export function say(key: TextKey, language: PlayLanguage, vars?: Record<string, string | number>): string {
-  let s: string = TEXTS[key][language];
-  if (!vars) return s;
-  // for...in visits own string keys in Object.entries order (vars are plain literals).
-  for (const k in vars) s = s.replaceAll(`{${k}}`, String(vars[k]));
-  return s;
+  const s: string = TEXTS[key][language];
+  return vars ? fillTemplate(s, vars) : s;
 }

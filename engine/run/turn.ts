@@ -14,7 +14,7 @@ import { ERR, fail, type StepFailure } from './errors.js';
 import type { TurnEvent } from './events.js';
 import { buildOutput } from './output.js';
 import { runLanguage } from './roster.js';
-import { currentMoment, currentRun } from './state.js';
+import { currentMoment, currentRun, momentById } from './state.js';
 import { say } from './texts.js';
 import { newTurnInfo, type TurnInfo } from './turn-info.js';
 
@@ -88,29 +88,28 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
 
   // A repeated start (a reload on the start screen) only says the opening again.
   if (ev.is_starting_dialogue && pm0.is_started) {
-    d.put('player_moments', { ...pm0, dialogue_history: appendModelLine(pm0.dialogue_history, ev.decision.reply, false, false) });
+    d.update('player_moments', pm0, { dialogue_history: appendModelLine(pm0.dialogue_history, ev.decision.reply, false, false) });
     if (!d.lean) outputs.push(buildOutput(d.state, info, ev.decision.reply));
     return { ok: true, outputs };
   }
 
   const d0 = ev.decision;
-  let pm: PlayerMoment = {
-    ...pm0,
-    is_started: true,
-    dialogue_history: appendTurnLines(pm0.dialogue_history, ev.is_starting_dialogue ? null : ev.transcription, d0.reply, d0.perfect, d0.cache_hit),
-    player_facts: d0.facts.length === 0 ? [...pm0.player_facts] : [...pm0.player_facts, ...d0.facts.filter((f) => !pm0.player_facts.includes(f))],
-  };
-  d.put('player_moments', pm);
+  const dialogue = appendTurnLines(pm0.dialogue_history, ev.is_starting_dialogue ? null : ev.transcription, d0.reply, d0.perfect, d0.cache_hit);
+  const facts = d0.facts.length === 0 ? [...pm0.player_facts] : [...pm0.player_facts, ...d0.facts.filter((f) => !pm0.player_facts.includes(f))];
+  let pm: PlayerMoment = d.edit('player_moments', pm0);
+  pm.is_started = true;
+  pm.dialogue_history = dialogue;
+  pm.player_facts = facts;
 
   // Interactions: every player turn counts, except free ones (perfect answer or cache hit).
   if (!ev.is_starting_dialogue) {
     const free = d0.perfect || d0.cache_hit;
     const r = currentRun(d.state) ?? run;
-    d.put('player_stories', {
-      ...r,
-      loop_current_number_of_interactions: r.loop_current_number_of_interactions + (free ? 0 : 1),
-      perfect_answers: r.perfect_answers + (d0.perfect ? 1 : 0),
-    });
+    const interactions = r.loop_current_number_of_interactions + (free ? 0 : 1);
+    const perfectAnswers = r.perfect_answers + (d0.perfect ? 1 : 0);
+    const w = d.edit('player_stories', r);
+    w.loop_current_number_of_interactions = interactions;
+    w.perfect_answers = perfectAnswers;
     info.counted = !free;
     if (d0.perfect) info.notifications.push({ kind: 'perfect', id: d.uuid(), message: say('perfect', lang), duration: NOTIFICATION_MS.perfect });
     else if (d0.cache_hit) info.notifications.push({ kind: 'free', id: d.uuid(), message: say('free', lang), duration: NOTIFICATION_MS.free });
@@ -130,7 +129,7 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   } else if (blueprint.type === 'Battle' || blueprint.type === 'Assemble' || blueprint.type === 'Upgrade' || blueprint.type === 'Reward' || blueprint.type === 'Equip') {
     complete = false; // These complete through play, never on their opening.
   }
-  pm = d.state.moments.find((m) => m.id === pm.id) ?? pm;
+  pm = momentById(d.state, pm.id) ?? pm;
 
   finishTurn(d, blueprint, pm, info, complete, endOfGame);
   if (!d.lean) outputs.push(buildOutput(d.state, info, secondLine || d0.reply));
@@ -148,8 +147,14 @@ function applyMomentRules(
       const b = applyBattle(d, pm, info);
       if (b.won) {
         const run = currentRun(d.state);
-        const after = d.state.moments.find((x) => x.id === pm.id);
-        if (run) d.put('player_stories', { ...run, battles_won: run.battles_won + 1, clean_battles_won: run.clean_battles_won + ((after?.burn_outs ?? 0) === 0 ? 1 : 0) });
+        const after = momentById(d.state, pm.id);
+        if (run) {
+          const won = run.battles_won + 1;
+          const clean = run.clean_battles_won + ((after?.burn_outs ?? 0) === 0 ? 1 : 0);
+          const w = d.edit('player_stories', run);
+          w.battles_won = won;
+          w.clean_battles_won = clean;
+        }
       }
       if (b.afterAttack) {
         // Two outputs: the attack with next phase ai_attack_selection, then the AI's chosen strike.
@@ -157,7 +162,7 @@ function applyMomentRules(
         if (!d.lean) outputs.push(buildOutput(d.state, info, info.decision.reply));
         info.phase_override = null;
         aiSelectStrike(d, pm.id);
-        const after = d.state.moments.find((x) => x.id === pm.id);
+        const after = momentById(d.state, pm.id);
         res.secondLine = after ? strikeAnnouncement(d, after) : '';
       }
       res.complete = b.won;
@@ -205,13 +210,15 @@ function finishTurn(d: Draft, m: BlueprintMoment, pm: PlayerMoment, info: TurnIn
   const run = currentRun(d.state);
   if (!run) return;
   if (endOfGame) {
-    d.put('player_moments', { ...pm, completed_at: d.iso });
+    d.edit('player_moments', pm).completed_at = d.iso;
     info.end_of_game = true;
     endRun(d, run.id, false, info);
     return;
   }
   if (complete) {
-    d.put('player_moments', { ...pm, completed_at: d.iso, succeeded_at: d.iso });
+    const w = d.edit('player_moments', pm);
+    w.completed_at = d.iso;
+    w.succeeded_at = d.iso;
     const counts = d.owned('completion_counts');
     counts[m.id] = (counts[m.id] ?? 0) + 1;
     info.complete = true;

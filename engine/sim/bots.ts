@@ -167,23 +167,34 @@ export function botUtterance(bot: BotName, s: GameState, story: Story, r: Random
   }
 }
 
+const entry = (e: string | [string, string]): string => (typeof e === 'string' ? e : words(e[0], e[1]));
+
 function randomUtterance(s: GameState, story: Story, m: BlueprintMoment, lang: PlayLanguage, r: Random): Utterance {
   if (r.next() < 0.25) return { text: r.pick(OFF_TOPIC) };
-  const pool: string[] = [];
+  // Two-word entries stay pairs until picked (most never are): words(...pair) when they are.
+  const pool: (string | [string, string])[] = [];
   for (const a of m.answers) pool.push(say(a.match, lang, r));
   for (const t of m.transitions) if (t.match) pool.push(say(t.match, lang, r));
   for (const c of s.characters) pool.push(c.name);
   for (const i of s.items) pool.push(i.name);
   for (const o of s.opponents) pool.push(o.name);
   const v = story.battle_verbs;
-  if (v) pool.push(words(say(v.attack, lang, r), r.pick(s.opponents.map((o) => o.name).concat(['']))), say(v.defend, lang, r));
-  for (const d of m.upgrade?.difficulties ?? []) pool.push(words(say(d.match, lang, r), String(1 + r.int(3))), say(d.answers, lang, r));
+  if (v) {
+    const attack = say(v.attack, lang, r);
+    // A standing opponent's name or none: r.pick over the names and '' (the same draw).
+    const k = r.int(s.opponents.length + 1);
+    pool.push([attack, k < s.opponents.length ? (s.opponents[k] as { name: string }).name : ''], say(v.defend, lang, r));
+  }
+  for (const d of m.upgrade?.difficulties ?? []) {
+    const bet = say(d.match, lang, r);
+    pool.push([bet, String(1 + r.int(3))], say(d.answers, lang, r));
+  }
   for (const rw of m.rewards) for (const id of rw.item_ids) pool.push(indexStory(story).items.get(id)?.name.en ?? '');
   let text: string;
   if (pool.length === 0) text = r.pick(OFF_TOPIC);
   else {
-    const first = r.pick(pool);
-    text = r.next() < 0.3 ? words(first, r.pick(pool)) : first;
+    const first = entry(r.pick(pool));
+    text = r.next() < 0.3 ? words(first, entry(r.pick(pool))) : first;
   }
   return { text };
 }

@@ -21,7 +21,8 @@ export function newCoverage(story: Story): Coverage {
   };
 }
 
-const seenMoments = new WeakMap<Coverage, Set<string>>();
+/** Per coverage: how many of the latest run's moments are counted. */
+const seenMoments = new WeakMap<Coverage, { counted: number }>();
 /** Per coverage: moment index by blueprint id, transition index by from -> to (a turn is a few lookups). */
 type CoverageIndex = { moments: Map<string, Coverage['moments'][number]>; transitions: Map<string, Map<string, Coverage['transitions'][number]>> };
 const indexes = new WeakMap<Coverage, CoverageIndex>();
@@ -43,35 +44,33 @@ function indexOf(cov: Coverage): CoverageIndex {
 
 /**
  * Counts player moments that appeared since the last call (new ones: played or skipped) and the transitions into them.
- * `beforeRunId`: the latest run's id before the step (null or undefined: none).
+ * `beforeRunId`: the latest run's id before the step (null or undefined: none). A run's moments are only ever added
+ * after the ones it has (a step replaces a row where it is), so the new ones are those past the count already seen.
  */
 export function recordCoverage(cov: Coverage, after: GameState, beforeRunId: string | null | undefined): void {
   let seen = seenMoments.get(cov);
   if (!seen) {
-    seen = new Set();
+    seen = { counted: 0 };
     seenMoments.set(cov, seen);
   }
-  if ((beforeRunId ?? undefined) !== after.run?.id) seen.clear();
-  // Moments are only ever added to a run: nothing new when every moment is already counted.
+  if ((beforeRunId ?? undefined) !== after.run?.id) seen.counted = 0;
   const ms = after.moments;
-  if (ms.length === seen.size && (ms.length === 0 || seen.has((ms[ms.length - 1] as { id: string }).id))) return;
+  if (ms.length <= seen.counted) return;
   const ix = indexOf(cov);
-  let prev: string | null = null;
-  for (const pm of ms) {
-    if (!seen.has(pm.id)) {
-      seen.add(pm.id);
-      const m = ix.moments.get(pm.blueprint_moment_id);
-      if (m) {
-        if (pm.skipped_reason) m.skipped++;
-        else m.played++;
-      }
-      if (prev) {
-        const t = ix.transitions.get(prev)?.get(pm.blueprint_moment_id);
-        if (t) t.taken++;
-      }
+  for (let i = seen.counted; i < ms.length; i++) {
+    const pm = ms[i] as GameState['moments'][number];
+    const m = ix.moments.get(pm.blueprint_moment_id);
+    if (m) {
+      if (pm.skipped_reason) m.skipped++;
+      else m.played++;
     }
-    prev = pm.blueprint_moment_id;
+    const prev = i > 0 ? (ms[i - 1] as GameState['moments'][number]).blueprint_moment_id : null;
+    if (prev) {
+      const t = ix.transitions.get(prev)?.get(pm.blueprint_moment_id);
+      if (t) t.taken++;
+    }
   }
+  seen.counted = ms.length;
 }
 
 /** Fills in never_reached and never_taken from the counts (once, when a report is made). */

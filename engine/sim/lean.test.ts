@@ -4,16 +4,19 @@
 // (StepContext.mutable), so this checks the in-place steps too.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Story } from '../story/format.js';
 import { scriptedTurn } from './play-turn.js';
 import { Simulation } from './simulate.js';
 import { stateDigest } from './transcript.js';
 
-const story = Story.parse(JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/stories/clockwork-siege/story.json'), 'utf8')));
+const load = (slug: string): Story => Story.parse(JSON.parse(readFileSync(join(import.meta.dirname, `../../fixtures/stories/${slug}/story.json`), 'utf8')));
+const story = load('clockwork-siege');
+const lantern = load('lantern-keeper');
 
-function digests(bot: 'optimal' | 'random', seed: number, runs: number, lean: boolean): string[] {
-  const sim = new Simulation(story, { runs, seed, bot, lean });
+function digests(bot: 'optimal' | 'random' | 'greedy', seed: number, runs: number, lean: boolean, s = story, maxTurnsPerRun?: number): string[] {
+  const sim = new Simulation(s, { runs, seed, bot, lean, ...(maxTurnsPerRun ? { maxTurnsPerRun } : {}) });
   const out: string[] = [];
   const states = [];
   for (let i = 0; i < runs; i++) {
@@ -38,6 +41,16 @@ describe('lean simulation', () => {
       }
     }
     expect(compared).toBe(1000);
+  });
+
+  it('in-place (lean) and copying (full) simulations agree for any story, bot, seed and turn cap (property)', () => {
+    fc.assert(fc.property(
+      fc.constantFrom(story, lantern), fc.constantFrom('optimal' as const, 'random' as const, 'greedy' as const),
+      fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 6 }), fc.option(fc.integer({ min: 2, max: 40 }), { nil: undefined }),
+      (s, bot, seed, runs, cap) => {
+        expect(digests(bot, seed, runs, true, s, cap)).toEqual(digests(bot, seed, runs, false, s, cap));
+      },
+    ), { numRuns: 60 });
   });
 
   it('a lean step builds no outputs and records no effects, and leaves the same state', () => {

@@ -22,8 +22,8 @@ export function scriptedTurn(state: GameState, story: Story, input: PlayerInput,
     is_starting_dialogue: input.is_starting_dialogue,
     transcription: input.transcription,
     decision,
-    ...(input.selected_character_ids ? { selected_character_ids: input.selected_character_ids } : {}),
   };
+  if (input.selected_character_ids) event.selected_character_ids = input.selected_character_ids;
   const ctx: StepContext = { now, story };
   if (lean) ctx.lean = true;
   if (mutable) ctx.mutable = true;

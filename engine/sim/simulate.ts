@@ -8,7 +8,7 @@ import { currentMoment, currentRun, initialState, type GameState } from '../run/
 import { step, type StepContext, type StepResult } from '../run/step.js';
 import type { Story } from '../story/format.js';
 import { botUtterance, type BotName } from './bots.js';
-import { scriptedTurn } from './play-turn.js';
+import { scriptedTurn, type PlayerInput } from './play-turn.js';
 import { finishCoverage, newCoverage, recordCoverage, type Coverage } from './coverage.js';
 import { stateDigest, type TranscriptLine } from './transcript.js';
 
@@ -53,13 +53,29 @@ export type SimulationReport = {
 
 const USER = 'sim-player';
 
-/** A copy of the state whose arrays and records are its own (rows are shared: steps replace rows, never change them). */
-function ownCopy(s: GameState): GameState {
+/**
+ * A copy of `s` whose arrays, records and rows are its own (StepContext.mutable), given that `s` is the state run.create
+ * made from `before` and nothing else holds it: only the rows it shares with `before` are copied (any row shared with
+ * an older state is shared with `before` too; the rows run.create made are held by `s` alone).
+ */
+function ownCopy(s: GameState, before: GameState): GameState {
   const c = { ...s } as Record<string, unknown>;
+  const b = before as unknown as Record<string, unknown>;
   for (const k in c) {
     const v = c[k];
-    if (Array.isArray(v)) c[k] = v.slice();
-    else if (k !== 'run' && v !== null && typeof v === 'object') c[k] = { ...v };
+    if (Array.isArray(v)) {
+      const old = b[k];
+      const rows = v.slice();
+      if (Array.isArray(old) && old.length > 0) {
+        for (let i = 0; i < rows.length; i++) {
+          const r: unknown = rows[i];
+          if (r !== null && typeof r === 'object' && old.includes(r)) rows[i] = { ...r };
+        }
+      }
+      c[k] = rows;
+    } else if (k === 'run') {
+      if (v !== null && v === before.run) c[k] = { ...v };
+    } else if (v !== null && typeof v === 'object') c[k] = { ...v };
   }
   return c as GameState;
 }
@@ -111,12 +127,13 @@ export class Simulation {
       : null;
     this.#now += 60_000;
     const create: GameEvent = { type: 'run.create', language: this.opts.language ?? 'english', reset_progress: false };
-    const created = step(this.state, create, this.#ctx());
+    const before = this.state;
+    const created = step(before, create, this.#ctx());
     if (!created.ok) throw new Error(`run.create failed: ${created.error.message}`);
     this.#apply(create, created, log);
     recordCoverage(this.coverage, this.state, null);
     // This run's turns change a copy only this run holds: states handed out before stay as they were.
-    if (this.#mutable) this.state = ownCopy(this.state);
+    if (this.#mutable) this.state = ownCopy(this.state, before);
     const maxTurns = this.opts.maxTurnsPerRun ?? 500;
     let turns = 0;
     let aborted = false;
@@ -135,10 +152,9 @@ export class Simulation {
       if (!start) this.opts.onTurn?.(this.state);
       const u = start ? { text: '' } : botUtterance(this.opts.bot, this.state, this.story, this.#r);
       this.#now += start ? 5_000 : 8_000;
-      const { event, result } = scriptedTurn(this.state, this.story, {
-        input_id: this.#r.uuid(), transcription: u.text, is_starting_dialogue: start,
-        ...(u.selected_character_ids ? { selected_character_ids: u.selected_character_ids } : {}),
-      }, this.#now, this.#lean, this.#mutable);
+      const input: PlayerInput = { input_id: this.#r.uuid(), transcription: u.text, is_starting_dialogue: start };
+      if (u.selected_character_ids) input.selected_character_ids = u.selected_character_ids;
+      const { event, result } = scriptedTurn(this.state, this.story, input, this.#now, this.#lean, this.#mutable);
       if (!this.#apply(event, result, log)) throw new Error(`turn failed: ${result.ok ? '' : result.error.message}`);
       recordCoverage(this.coverage, this.state, beforeRunId);
       if (!start) turns++;

@@ -1,6 +1,7 @@
 // Embedded PostgreSQL (PGlite, WASM) in DATA_DIR, run in a worker thread (pglite-worker.js): its query execution and
-// file I/O happen beside the event loop, never on it. One connection: queries and transactions are serialised by a
-// queue here. A lock file keeps a second server process off the same data directory.
+// file I/O happen beside the event loop, never on it. One connection: the worker runs queries one at a time, in
+// order; a transaction keeps other queries out until it ends. A lock file keeps a second server process off the same
+// data directory.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -153,11 +154,27 @@ export async function openPglite(dataDir: string | null, opts: PgliteOptions = {
     lock?.release();
     throw e;
   }
-  let chain: Promise<unknown> = Promise.resolve();
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = chain.then(fn, fn);
-    chain = next.catch(() => undefined);
-    return next;
+  // Plain queries are posted to the worker at once: it runs its messages one at a time, in order, so the next query
+  // is already waiting there when one ends and the worker never sleeps until this thread hears back (under a loaded
+  // machine, each of those wake-ups cost milliseconds, and a queue of turns drained at one per two thread hops). A
+  // transaction holds the connection from BEGIN to its end: queries asked for meanwhile wait behind it, in order.
+  let gate: Promise<void> = Promise.resolve();
+  let waiting = 0;
+  const admit = <T>(start: () => Promise<T>, hold: boolean): Promise<T> => {
+    if (waiting === 0 && !hold) return start();
+    waiting++;
+    const prev = gate;
+    let release!: () => void;
+    gate = new Promise<void>((r) => (release = () => {
+      waiting--;
+      r();
+    }));
+    return prev.then(() => {
+      const p = start();
+      if (hold) p.then(release, release);
+      else release();
+      return p;
+    });
   };
   const query = async <T extends Row = Row>(sql: string, params: readonly unknown[] = [], opts: QueryOptions = {}): Promise<{ rows: T[]; rowCount: number }> => {
     const r = await w.call({ op: 'query', sql, params, ...(opts.prepare ? { prepare: true } : {}) });
@@ -166,8 +183,8 @@ export async function openPglite(dataDir: string | null, opts: PgliteOptions = {
   let closed = false;
   return {
     kind: 'pglite',
-    query: (sql, params, opts) => serial(() => query(sql, params, opts)),
-    tx: <T>(fn: (q: Queryable) => Promise<T>) => serial(async () => {
+    query: (sql, params, opts) => admit(() => query(sql, params, opts), false),
+    tx: <T>(fn: (q: Queryable) => Promise<T>) => admit(async () => {
       await w.call({ op: 'exec', sql: 'BEGIN' });
       try {
         const out = await fn({ query });
@@ -177,12 +194,12 @@ export async function openPglite(dataDir: string | null, opts: PgliteOptions = {
         await w.call({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
         throw e;
       }
-    }),
+    }, true),
     async close() {
       if (closed) return;
       closed = true;
-      await chain;
-      await w.call({ op: 'close' }).catch(() => undefined);
+      // Behind every transaction and query asked for before (the worker answers in order).
+      await admit(() => w.call({ op: 'close' }), true).catch(() => undefined);
       await w.stop();
       lock?.release();
     },

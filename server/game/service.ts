@@ -5,6 +5,7 @@ import type { GameEvent } from '../../engine/run/events.js';
 import { initialState, type GameState } from '../../engine/run/state.js';
 import type { StepSuccess } from '../../engine/run/step.js';
 import { LOOP_STATUS, type PlayLanguage } from '../../engine/schema/enums.js';
+import type { GameOutput } from '../../engine/schema/game-output.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
 import type { Story } from '../../engine/story/format.js';
 import type { Logger } from '../log.js';
@@ -31,6 +32,9 @@ function randomSeed(): number {
   return Math.floor(Math.random() * 0x100000000) >>> 0;
 }
 
+/** Committed answers kept for replays: about a minute of turns at 10 turns/s, a few MB at most. */
+const ANSWERS_KEPT = 512;
+
 export class GameService {
   /** One change at a time per player story in this process (turns and run endings). */
   readonly mutex = new KeyedMutex();
@@ -45,6 +49,13 @@ export class GameService {
   readonly #states: Lru<string, Loaded & { version: number }>;
   /** Player story -> owner and story: never changes once created. */
   readonly #owners = new Lru<string, { user_id: string; blueprint_story_id: string }>(50_000);
+  /**
+   * The first outputs of the inputs this process committed lately, by user and input id (they never change once
+   * committed). An input sent again (a reconnect after a dropped socket; the same input resent while the first was
+   * still in flight, which waits for it in the run's lock) is answered from here without a database read: under load
+   * each such read waited in the database's queue, one resend after another (#14 stalls in test:load).
+   */
+  readonly #answers = new Lru<string, GameOutput[]>(ANSWERS_KEPT);
 
   constructor(readonly deps: GameServiceDeps) {
     this.now = deps.now ?? Date.now;
@@ -66,6 +77,16 @@ export class GameService {
     const key = `${userId}\u0000${storyId}`;
     if (loaded && loaded.version !== null && this.#states.max > 0) this.#states.set(key, { state: loaded.state, version: loaded.version });
     else this.#states.delete(key);
+  }
+
+  /** The outputs this process committed for a user's input, if it still keeps them. */
+  answered(userId: string, inputId: string): GameOutput[] | undefined {
+    return this.#answers.get(`${userId}\u0000${inputId}`);
+  }
+
+  /** Keeps the outputs committed for a user's input (see `answered`). */
+  rememberAnswer(userId: string, inputId: string, outputs: GameOutput[]): void {
+    this.#answers.set(`${userId}\u0000${inputId}`, outputs);
   }
 
   /** Resolves when no change is in flight and every transcript line is written (graceful shutdown). */

@@ -118,7 +118,7 @@ export class TurnPipeline {
   }
 
   async #replay(userId: string, input: UserInput): Promise<GameOutput[] | null> {
-    const done = await this.deps.store.findProcessed(userId, input.input_id);
+    const done = this.deps.game.answered(userId, input.input_id) ?? await this.deps.store.findProcessed(userId, input.input_id);
     if (!done) return null;
     return this.#sameRun(input, done);
   }
@@ -208,6 +208,7 @@ export class TurnPipeline {
       if (committed.attempts > 1) stages.attempts = committed.attempts;
       stages.total_server = msSince(t0);
       game.remember(userId, story.id, duplicate ? null : { state: result.state, version: committed.version });
+      game.rememberAnswer(userId, input.input_id, duplicate ?? result.outputs);
       if (duplicate) return { outcome: this.#sendReplay(this.#sameRun(input, duplicate), send) };
       const slot = committed.later ? game.lines.reserve(input.player_story_id) : null;
       // The next words will be heard at the new state: its speech models are built now, while the reply is spoken.

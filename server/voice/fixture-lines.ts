@@ -10,13 +10,17 @@ import { parsePlan, runPlan } from '../../engine/story/testplan.js';
 import type { Decision } from '../../engine/brain/decision.js';
 import { decideScripted } from '../../engine/brain/scripted.js';
 
-export type PlayerLine = { story: string; plan: string; line: number; language: PlayLanguage; text: string };
+/** A player line of a plan; a `defend` step gives one line per character it names (`defender`, lower case). */
+export type PlayerLine = { story: string; plan: string; line: number; language: PlayLanguage; text: string; defender?: string };
 
 export function loadFixtureStory(storiesDir: string, slug: string): Story {
   return Story.parse(JSON.parse(readFileSync(join(storiesDir, slug, 'story.json'), 'utf8')));
 }
 
-/** Every `say` line of every plan, in a stable order; a text said again in the same story and language is kept once. */
+/**
+ * Every `say` line of every plan and every alternative of its `defend` steps (which one a battle needs depends on whom
+ * the opponent strikes), in a stable order; a text said again in the same story and language is kept once.
+ */
 export function playerLines(storiesDir: string): PlayerLine[] {
   const out: PlayerLine[] = [];
   const seen = new Set<string>();
@@ -33,11 +37,17 @@ export function playerLines(storiesDir: string): PlayerLine[] {
       let language: PlayLanguage = 'english';
       for (const s of parsed.steps) {
         if (s.verb === 'language' && (s.arg === 'english' || s.arg === 'french')) language = s.arg;
-        if (s.verb !== 'say') continue;
-        const key = `${story}\0${language}\0${s.arg}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({ story, plan: plan.replace(/\.testplan$/, ''), line: s.line, language, text: s.arg });
+        if (s.verb !== 'say' && s.verb !== 'defend') continue;
+        const said = s.verb === 'say' ? [{ text: s.arg }] : s.arg.split('|').map((x) => {
+          const [name = '', ...words] = x.split(':');
+          return { text: words.join(':').trim(), defender: name.trim().toLowerCase() };
+        });
+        for (const one of said) {
+          const key = `${story}\0${language}\0${one.text}`;
+          if (!one.text || seen.has(key)) continue;
+          seen.add(key);
+          out.push({ story, plan: plan.replace(/\.testplan$/, ''), line: s.line, language, ...one });
+        }
       }
     }
   }

@@ -6,36 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeMicrophoneArgs, type Harness, signUp, startHarness } from './harness.js';
 import {
-  CLOCKWORK, CLOCKWORK_ASSEMBLE_AT, CLOCKWORK_BATTLE_AT, CLOCKWORK_WIN, LANTERN, openGame, playPlan, seenTexts, settle, typeLine, WATCH_SCRIPT,
+  BLOCK_SOCKETS, CLOCKWORK, CLOCKWORK_ASSEMBLE_AT, CLOCKWORK_BATTLE_AT, CLOCKWORK_WIN, LANTERN, openGame, playPlan, seenTexts, settle, typeLine,
+  WATCH_SCRIPT,
 } from './game-driver.js';
 
 let h: Harness;
-
-/**
- * Makes the page's future sockets fail at once and cuts the open one: window.__cutSockets(); __mendSockets() undoes it.
- * A blocked socket is a stand-in that closes in a microtask: Chromium delays real connections to a host after
- * failures, which the page's stepped clock would outrun.
- */
-const BLOCK_SOCKETS = `(() => {
-  const WS = window.WebSocket;
-  const opened = [];
-  function Patched(url, protocols) {
-    if (window.__blockSockets) {
-      const fake = new EventTarget();
-      Object.assign(fake, { readyState: 3, binaryType: 'arraybuffer', send() {}, close() {} });
-      Promise.resolve().then(() => fake.dispatchEvent(Object.assign(new Event('close'), { code: 1006, reason: '' })));
-      return fake;
-    }
-    const ws = new WS(url, protocols);
-    opened.push(ws);
-    return ws;
-  }
-  Patched.prototype = WS.prototype;
-  Object.assign(Patched, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-  window.WebSocket = Patched;
-  window.__cutSockets = () => { window.__blockSockets = true; for (const ws of opened) ws.close(4000, 'cut'); };
-  window.__mendSockets = () => { window.__blockSockets = false; };
-})();`;
 
 beforeAll(async () => {
   h = await startHarness({ args: fakeMicrophoneArgs() });

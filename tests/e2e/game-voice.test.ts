@@ -5,21 +5,28 @@
 // states, the dialogue audio elements (played to the end, or skipped). One Chromium for the file: voice-driver.ts
 // swaps the fake microphone's WAV per answer. ~5-7 min on the shared 2-core machine under load (each answer waits
 // out the real 3 s silence rule).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserHarness, signUp, startVoiceHarness } from './harness.js';
-import { LANTERN, LANTERN_WIN, openGame, settle, typeLine } from './game-driver.js';
+import {
+  BATTLE_SEED, BATTLE_STEPS, CLOCKWORK, CLOCKWORK_BATTLE_AT, CLOCKWORK_WIN, LANTERN, LANTERN_WIN, openGame, playPlan, seenTexts, settle,
+  typeLine, WATCH_SCRIPT,
+} from './game-driver.js';
 import { clipFor, clips, FakeMic, marks, playSpoken, recordTraffic, recordState, shoot, speak, untilIdle } from './voice-driver.js';
 
 let h: BrowserHarness;
 let mic: FakeMic;
 const lantern = clips('lantern-keeper');
+const clockwork = clips('clockwork-siege');
 /** fixtures/stories/lantern-keeper/dead-end.en.testplan */
 const LANTERN_DEAD_END = ['When does the light go dark?', 'Was it a ghost?', 'Is anything missing?', 'What did you find on the stairs?', 'Yes, come with us!', 'Down to the tide caves'];
 
 beforeAll(async () => {
   mic = new FakeMic();
-  h = await startVoiceHarness({ args: mic.args });
+  // ALLOW_RUN_SEED: the battle test's run has a known seed (its strikes known in advance).
+  h = await startVoiceHarness({ args: mic.args, env: { ALLOW_RUN_SEED: 'true' } });
 }, 240_000);
 
 afterAll(async () => {
@@ -30,6 +37,35 @@ afterAll(async () => {
 /** The words of a line as the recogniser writes them: lower case, no punctuation. */
 function words(text: string): string {
   return text.toLowerCase().replace(/[^a-z ]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+type Card = { id: string; atk: number; hp: number };
+
+/** The cards of a fan as the player reads them: name -> ATK and HP (current health, the part before the slash). */
+async function cardsOf(page: Page, kind: 'opponent' | 'character'): Promise<Record<string, Card>> {
+  return page.locator(`[data-testid="card-${kind}"]`).evaluateAll((els) => Object.fromEntries(els.map((e) => {
+    const stat = (label: string): number => Number((e.querySelector(`[data-stat="${label}"] b`)?.textContent ?? '').split('/')[0]);
+    return [e.querySelector('.game-card__title')?.textContent ?? '', { id: e.getAttribute('data-card-id') ?? '', atk: stat('ATK'), hp: stat('HP') }];
+  })));
+}
+
+/** Polls `read` until `ok` holds (the game view re-read follows a turn); returns the last value read. */
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`${what}: still ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The character's last line, as its caption shows it (without the speaker's name and mood). */
+async function characterLine(page: Page): Promise<string> {
+  const caption = page.locator('[data-testid="caption-character"]');
+  if ((await caption.count()) === 0) return '';
+  return caption.evaluate((el) => [...el.childNodes].filter((n) => !(n instanceof HTMLElement && n.classList.contains('caption__who')))
+    .map((n) => n.textContent ?? '').join('').trim());
 }
 
 /** The dialogue audio elements and their states (web/src/game/audio-out.ts). */
@@ -46,6 +82,8 @@ describe('the game screen, spoken', () => {
     expect(await settle(page)).toBe('in_game');
     // The opening line is heard to its end before the player speaks.
     await page.waitForFunction(() => document.querySelector('[data-dialogue-audio] audio[data-state="ended"]') !== null, undefined, { timeout: 60_000 });
+    // REC: every line of the opening heard out, the player may speak.
+    await untilIdle(page);
     await shoot(page, 'game-voice-rec');
     const once = await playSpoken(page, mic, lantern, LANTERN_WIN.slice(0, 1), 4, { toEnd: false });
     const first = once.heard.at(-1) ?? { heard: '', sentBytes: 0, stoppedBy: null };
@@ -150,6 +188,78 @@ describe('the game screen, spoken', () => {
     const spoken = sent.filter((s) => s.audioBytes > 0);
     expect(spoken.length).toBeGreaterThan(0);
     for (const a of spoken) expect(a.input.transcription).toBeUndefined();
+    await page.close();
+  }, 420_000);
+
+  it('fights the Clockwork Siege battle by voice: ATTACK/DEFEND, health after each action, defences spoken and counted, a burn-out', async () => {
+    const account = await signUp(h.url);
+    const page = await h.newPage({ signedInAs: account });
+    await page.addInitScript({ content: WATCH_SCRIPT });
+    const { sent, heard: serverHeard } = recordTraffic(page);
+    // A run with a known seed: the strikes of BATTLE_STEPS (game-driver.ts; checked offline by battle-seed.test.ts).
+    await openGame(page, h.url, CLOCKWORK, { via: 'api', seed: BATTLE_SEED });
+    // The way to the battle typed (typed play has its own tests); the battle's attacks and defences spoken.
+    expect(await playPlan(page, CLOCKWORK_WIN.slice(0, CLOCKWORK_BATTLE_AT))).toBe('in_game');
+    const indicator = page.locator('[data-testid="battle-indicator"]');
+    const story = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/stories/clockwork-siege/story.json'), 'utf8')) as { characters: { name: string; base_attack: number }[] };
+    const baseAttack = (name: string): number => story.characters.find((c) => c.name === name)?.base_attack ?? 0;
+    let tam: Card | undefined;
+    const heardInBattle: string[] = [];
+    const audioBefore = sent.filter((x) => x.audioBytes > 0).length;
+    for (const step of BATTLE_STEPS) {
+      await untilIdle(page, { skip: true });
+      const phase = await indicator.textContent();
+      const strike = /^(.+) prepares to strike (.+)!$/.exec(await characterLine(page));
+      expect(phase).toBe(strike ? 'DEFEND' : 'ATTACK');
+      const foes = await cardsOf(page, 'opponent');
+      const team = await cardsOf(page, 'character');
+      if (step.how === 'spoken') {
+        // The recogniser may write a word its own way ('tam dodge' heard 'tamme guard'): what counts is what the game
+        // made of it, the reply and the health below.
+        const r = await playSpoken(page, mic, clockwork, [step.say], 4, { toEnd: false });
+        const heard = r.heard.at(-1)?.heard ?? '';
+        expect(heard).not.toBe('');
+        heardInBattle.push(`${step.say} -> ${heard} (try ${r.heard.length})`);
+      } else {
+        await typeLine(page, step.say);
+      }
+      await until(() => characterLine(page), (t) => t.includes(step.reply), `the reply to "${step.say}"`);
+      if (!strike) {
+        // An attack: an opponent lost health on its card, and an opponent strikes back.
+        const after = await until(() => cardsOf(page, 'opponent'), (c) => Object.entries(c).some(([n, x]) => x.hp < (foes[n]?.hp ?? 0)), `the opponents' health after "${step.say}"`);
+        if (process.env.GAME_E2E_DEBUG) process.stderr.write(`[battle] "${step.say}": opponents ${JSON.stringify(foes)} -> ${JSON.stringify(after)}\n`);
+        continue;
+      }
+      // A strike answered: the health of the character struck, against the striker's attack. A defence (in the
+      // character's style) halves the blow, so it takes less than the attack; no defence takes all of it.
+      const [, striker = '', target = ''] = strike;
+      const atk = foes[striker]?.atk || baseAttack(striker);
+      const before = team[target]?.hp ?? 0;
+      expect(atk).toBeGreaterThan(0);
+      if (step.reply.includes('holds firm')) {
+        const hp = (await until(() => cardsOf(page, 'character'), (c) => (c[target]?.hp ?? before) < before, `${target}'s health after the defence`))[target]?.hp ?? 0;
+        expect(before - hp).toBeLessThan(atk);
+        expect(before - hp).toBeGreaterThan(0);
+      } else {
+        // The blow lands in full: with this seed it is more than Tam has left, and he burns out.
+        expect(target).toBe('Tam Wick');
+        expect(before).toBeLessThanOrEqual(atk);
+        tam = team[target];
+      }
+    }
+    // The attacks and defences went as recorded audio with no transcription (one USER_INPUT per try).
+    if (process.env.GAME_E2E_DEBUG) process.stderr.write(`[battle] heard: ${heardInBattle.join(' | ')}\n`);
+    const audio = sent.filter((x) => x.audioBytes > 0);
+    expect(audio.length - audioBefore).toBeGreaterThanOrEqual(BATTLE_STEPS.filter((x) => x.how === 'spoken').length);
+    for (const a of audio) expect(a.input.transcription).toBeUndefined();
+    expect(serverHeard.length).toBeGreaterThan(0);
+    // The burn-out: Tam's card burned (the 2000 ms animation, seen by the page's watcher), then left the hand, once.
+    expect(tam).toBeDefined();
+    await until(() => cardsOf(page, 'character'), (c) => c['Tam Wick'] === undefined, "Tam Wick's card leaving the hand after the burn-out");
+    expect((await seenTexts(page)).burning).toEqual([tam?.id]);
+    await page.waitForTimeout(2500);
+    expect((await seenTexts(page)).burning).toEqual([tam?.id]);
+    expect(await cardsOf(page, 'character')).not.toHaveProperty('Tam Wick');
     await page.close();
   }, 420_000);
 });

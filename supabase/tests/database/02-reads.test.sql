@@ -41,6 +41,13 @@ select is_empty(format('select id from public.player_stories where user_id = %L'
   'Ada asking for Ben''s runs by user_id gets none');
 select is_empty(format('select player_story_id from public.game_engine_view where player_story_id = %L', tests.uid('ben player_stories')),
   'Ada asking for Ben''s game view by player_story_id gets none');
+-- The game screen's card pictures (0009_game_view_cards.sql), read through her own rows and the catalogue's.
+select is((select card_images from public.game_engine_view where player_story_id = tests.uid('ada player_stories')),
+  jsonb_build_object(tests.uid('ada player_characters')::text, 'nell-run.jpg', tests.uid('ada player_items')::text, 'rope-run.jpg',
+    tests.uid('ada player_opponents')::text, 'c.jpg'),
+  'Ada''s game view gives the picture of each of her cards: her character, her item, her opponent');
+select is((select max_number_of_characters from public.game_engine_view where player_story_id = tests.uid('ada player_stories')), null,
+  '... and no team size outside an Assemble moment');
 select tests.clear_authentication();
 
 select tests.authenticate_as('ben');

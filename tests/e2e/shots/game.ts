@@ -2,22 +2,7 @@
 // dialog, connection, golden ticket) played to by typing on a fresh account.
 import type { Page } from 'playwright-core';
 import type { Shot } from '../screenshots.js';
-import { LANTERN, LANTERN_WIN, openGame, playTyped, settle, typeLine } from '../game-driver.js';
-
-/** Makes the page's future sockets fail (the connection overlay stays up) and cuts the open one. */
-const BLOCK_SOCKETS = `(() => {
-  const WS = window.WebSocket;
-  const opened = [];
-  function Patched(url, protocols) {
-    const ws = new WS(window.__blockSockets ? 'ws://127.0.0.1:9/' : url, protocols);
-    opened.push(ws);
-    return ws;
-  }
-  Patched.prototype = WS.prototype;
-  Object.assign(Patched, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-  window.WebSocket = Patched;
-  window.__cutSockets = () => { window.__blockSockets = true; for (const ws of opened) ws.close(4000, 'cut'); };
-})();`;
+import { BLOCK_SOCKETS, LANTERN, LANTERN_WIN, openGame, playTyped, settle, typeLine } from '../game-driver.js';
 
 async function inGame(page: Page, url: string): Promise<string> {
   const id = await openGame(page, url, LANTERN, { via: 'api' });

@@ -1,5 +1,6 @@
 // The game screen (test id game-screen): one of the five sub-screens of the shared model (engine/client/sub-screen),
 // the overlays that can show over any of them, and the connection overlay. React only draws the model.
+// data-moment-complete: the moment is over but its last line still plays (in_game until it ends; it takes no answer).
 import { useEffect } from 'react';
 import { subScreenOf } from '../../../engine/client/game-screen/model.js';
 import type { PlayLanguage } from '../../../engine/schema/enums.js';
@@ -28,7 +29,7 @@ export function GameScreen({ run, storyName, onLeave }: { run: PlayerStory; stor
   }, [current, session]);
   const style = v ? { '--game-bg': v.background_rgba_color, '--game-text': v.text_rgba_color, '--game-control': v.control_rgba_color } as React.CSSProperties : undefined;
   return (
-    <div className="game-screen" data-testid="game-screen" data-sub-screen={screen} style={style}>
+    <div className="game-screen" data-testid="game-screen" data-sub-screen={screen} data-moment-complete={m.momentComplete ? 'true' : undefined} style={style}>
       {screen === 'start' ? <StartScreen session={session} m={m} language={language} /> : null}
       {screen === 'in_game' ? <InGame session={session} m={m} /> : null}
       {screen === 'end_of_moment' ? <EndOfMoment session={session} m={m} /> : null}

@@ -3,7 +3,7 @@ export const GAME_TEXT = {
   menu: 'Menu',
   closeMenu: 'Close menu',
   typeLabel: 'Type your answer',
-  typePlaceholder: 'Type what you say…',
+  typePlaceholder: 'Or type here…',
   send: 'Send',
   retry: 'Try again',
   you: 'You',

@@ -1,0 +1,119 @@
+// #14, stalls in test:load: an input sent again after a dropped socket (the player's client replays it with the same
+// input_id, sometimes several times while the first is still being heard) waited for the first in the run's lock and
+// was then answered from the database (findProcessed), one resend after another. Under load each of those reads
+// waited seconds in the database's queue: one player waited 18 s for a turn the server had committed in 5 s. The
+// process now answers an input it committed itself from memory; another process still reads the database.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decideScripted, type BrainInput } from '../../engine/brain/scripted.js';
+import type { ServerFrame } from '../../engine/protocol/frames.js';
+import type { UserInput } from '../../engine/protocol/user-input.js';
+import { Story } from '../../engine/story/format.js';
+import type { Db } from '../db/db.js';
+import { migrate } from '../db/migrate.js';
+import { openPglite } from '../db/pglite.js';
+import { createLogger } from '../log.js';
+import { GameRepo } from '../store/game.js';
+import { StoryRepo } from '../store/stories.js';
+import type { TranscribeRequest, Transcriber } from '../voice/transcriber.js';
+import type { Brain } from './brain.js';
+import { GameService } from './service.js';
+import { TurnPipeline } from './turn-pipeline.js';
+
+const RAW = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/stories/lantern-keeper/story.json'), 'utf8')) as unknown;
+const STORY = Story.parse(RAW);
+const log = createLogger('silent');
+const dir = mkdtempSync(join(tmpdir(), 'looptale-replay-answers-'));
+let db: Db;
+
+beforeAll(async () => {
+  db = await openPglite(dir);
+  await migrate(db);
+  await new StoryRepo(db).importStory(STORY, RAW);
+});
+afterAll(async () => {
+  await db?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Hears the player only once `open()` is called: the first send of an input is still in flight until then. */
+class HeldTranscriber implements Transcriber {
+  readonly name = 'held';
+  #open!: () => void;
+  readonly opened = new Promise<void>((r) => (this.#open = r));
+  calls = 0;
+  open(): void {
+    this.#open();
+  }
+  async transcribe(_req: TranscribeRequest) {
+    this.calls++;
+    await this.opened;
+    return { ok: true as const, text: 'When does the light go out?', recogniser: this.name };
+  }
+}
+
+class Scripted implements Brain {
+  readonly name = 'scripted';
+  decide(input: BrainInput) {
+    return Promise.resolve({ decision: decideScripted(input), brain: this.name });
+  }
+}
+
+/** The store, counting the database reads of answers already given. */
+class CountingStore extends GameRepo {
+  lookups = 0;
+  override findProcessed(userId: string, inputId: string) {
+    this.lookups++;
+    return super.findProcessed(userId, inputId);
+  }
+}
+
+function pipelineOn(store: CountingStore, transcriber: Transcriber): { game: GameService; pipeline: TurnPipeline } {
+  const game = new GameService({ store, stories: new StoryRepo(db), log });
+  return { game, pipeline: new TurnPipeline({ game, store, brain: new Scripted(), transcriber, synthesizer: null, log }) };
+}
+
+function send(p: TurnPipeline, userId: string, input: UserInput, audio: boolean): { frames: ServerFrame[]; done: Promise<unknown> } {
+  const frames: ServerFrame[] = [];
+  const done = p.run({ userId, input, audio: audio ? { bytes: new Uint8Array(10), format: 'wav' } : null, receivedAt: performance.now(), decodeMs: 0.1 }, (f) => (frames.push(f), true));
+  return { frames, done };
+}
+
+const outputs = (frames: ServerFrame[]): unknown[] => frames.filter((f) => f.type === 'GAME_OUTPUT');
+
+describe('an input sent again is answered from memory by the process that committed it', () => {
+  it('answers resends that waited for the first send without reading the database, and hears the audio once', async () => {
+    const store = new CountingStore(db);
+    const heard = new HeldTranscriber();
+    const { game, pipeline } = pipelineOn(store, heard);
+    const userId = randomUUID();
+    const run = await game.createRun(userId, STORY.id, { language: 'english' });
+    for (let i = 0; i < 2; i++) await send(pipeline, userId, { input_id: randomUUID(), player_story_id: run.id, is_starting_dialogue: true }, false).done;
+    const input: UserInput = { input_id: randomUUID(), player_story_id: run.id, is_starting_dialogue: false, audio_format: 'wav' };
+    // The first send is being heard; the player's socket drops and its client sends the same input again, twice.
+    const first = send(pipeline, userId, input, true);
+    const again = [send(pipeline, userId, input, true), send(pipeline, userId, input, true)];
+    heard.open();
+    await Promise.all([first.done, ...again.map((a) => a.done)]);
+    expect(outputs(first.frames).length).toBeGreaterThan(0);
+    for (const a of again) expect(outputs(a.frames)).toEqual(outputs(first.frames));
+    expect(heard.calls).toBe(1);
+    expect(store.lookups).toBe(0);
+    // Later (a reconnect after the answer was lost): still from memory.
+    const later = send(pipeline, userId, input, true);
+    await later.done;
+    expect(outputs(later.frames)).toEqual(outputs(first.frames));
+    expect(store.lookups).toBe(0);
+
+    // Another process (no memory of it) reads the database, and answers the same.
+    const otherStore = new CountingStore(db);
+    const other = pipelineOn(otherStore, heard).pipeline;
+    const elsewhere = send(other, userId, input, true);
+    await elsewhere.done;
+    expect(outputs(elsewhere.frames)).toEqual(outputs(first.frames));
+    expect(otherStore.lookups).toBe(1);
+  });
+});
