@@ -20,6 +20,9 @@ export type BenchChild = {
   profileStop: (dir: string, tag: string) => Promise<ProfileResult>;
   /** VmRSS of the child from /proc/<pid>/status, in KiB. */
   rssKiB: () => number;
+  /** RssAnon of the child: its resident anonymous memory (heaps, buffers), without the file-backed pages of its binary
+   * and libraries, which the kernel may drop and read back at any time. */
+  rssAnonKiB: () => number;
   stop: () => Promise<void>;
 };
 
@@ -40,10 +43,10 @@ function hookExit(): void {
   }
 }
 
-export function readRssKiB(pid: number): number {
+export function readRssKiB(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-  if (!m) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status);
+  if (!m) throw new Error(`no ${field} in /proc/${pid}/status`);
   return Number(m[1]);
 }
 
@@ -133,6 +136,7 @@ export async function startChild(
     profileStart: () => request<void>('profile-start', 30_000),
     profileStop: (dir, tag) => request<ProfileResult>('profile-stop', 60_000, `${dir}|${tag}`),
     rssKiB: () => readRssKiB(ready.pid),
+    rssAnonKiB: () => readRssKiB(ready.pid, 'RssAnon'),
     async stop() {
       if (exited) return;
       const gone = new Promise<void>((r) => child.once('exit', () => r()));
