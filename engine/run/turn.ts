@@ -39,6 +39,7 @@ function appendModelLine(history: readonly DialogueEntry[], text: string, perfec
 
 /** appendModelLine(appendPlayerLine(history, playerText), ...) in one copy (playerText null: no player line). */
 function appendTurnLines(history: readonly DialogueEntry[], playerText: string | null, reply: string, perfect: boolean, cacheHit: boolean): DialogueEntry[] {
+  // (concat would make the array at its final size, but costs 4-5x more than slice then push on node 20.)
   const out = history.slice();
   if (playerText !== null) {
     const t = playerText.trim();
