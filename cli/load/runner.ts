@@ -235,7 +235,7 @@ export class LoadRunner {
   async #request<T>(player: number, log: PlayerLog, what: string, fn: (retried: boolean) => Promise<T>): Promise<T> {
     const t0 = performance.now();
     try {
-      return await patiently(fn, this.o.patienceMs, (e, delay) => log.add(`${what}: ${(e as Error).message.slice(0, 60)}; again in ${delay} ms`));
+      return await patiently(fn, this.o.patienceMs, (e, delay) => log.again(`${what}: retry`, `${what}: ${(e as Error).message.slice(0, 60)}; again in ${delay} ms`));
     } finally {
       this.#waited(player, what, t0, log);
     }
@@ -289,7 +289,8 @@ export class LoadRunner {
         } catch (e) {
           if (performance.now() >= end) throw new Error(`could not reconnect within ${Math.round(patience / 1000)} s: ${(e as Error).message}`, { cause: e });
           const delay = reconnectDelayMs(attempt);
-          log.add(`connect attempt ${attempt} failed (${(e as Error).message.replace(/^Cannot connect to \S+: /, '').slice(0, 50)}); again in ${delay} ms`);
+          const why = (e as Error).message.replace(/^Cannot connect to \S+: /, '').replace(/ \d+\.\d+\.\d+\.\d+:\d+$/, '').slice(0, 50);
+          log.again(`connect failed: ${why}`, `connect attempt ${attempt} failed (${why}); next in ${delay} ms`);
           await sleep(delay);
         }
       }

@@ -43,3 +43,24 @@ describe('reconnecting after a restart', () => {
     expect(delays[0]).toBeGreaterThan(0);
   });
 });
+
+describe('a long outage in a timeline', () => {
+  it('is one line per run of failed attempts, so the events before and after it stay', () => {
+    let now = 10;
+    const log = new PlayerLog(() => now);
+    log.add('socket closed (1006)');
+    for (let i = 1; i <= 150; i++) {
+      now = 10 + i * 0.2;
+      log.again('connect failed: ECONNREFUSED', `connect attempt ${i} failed (ECONNREFUSED); next in 200 ms`);
+    }
+    now = 41;
+    log.add('socket open (attempt 151)');
+    const events = log.since(10);
+    expect(events.map((e) => e.what)).toEqual([
+      'socket closed (1006)',
+      'connect attempt 150 failed (ECONNREFUSED); next in 200 ms (150 times from 10.2 s)',
+      'socket open (attempt 151)',
+    ]);
+    expect(events[1]?.at_s).toBe(40);
+  });
+});

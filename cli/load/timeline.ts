@@ -27,17 +27,42 @@ const SHOWN = 40;
 /** A player's recent events. */
 export class PlayerLog {
   readonly #events: PlayerEvent[] = [];
+  /** The repeated event the last one stands for: its key, count and first time. */
+  #repeat: { key: string; count: number; from_s: number } | null = null;
 
   constructor(readonly clock: () => number) {}
 
   add(what: string): void {
-    this.#events.push({ at_s: round1(this.clock()), what });
+    this.#repeat = null;
+    this.#push({ at_s: round1(this.clock()), what });
+  }
+
+  /**
+   * An event that repeats (a failed connection attempt while the server is down): a run of them with the same key is
+   * one line, "<what> (n times from <first> s)", so that a long outage does not push out what came before and after.
+   */
+  again(key: string, what: string): void {
+    const at = round1(this.clock());
+    const last = this.#events.at(-1);
+    if (this.#repeat?.key === key && last) {
+      this.#repeat.count++;
+      last.at_s = at;
+      last.what = `${what} (${this.#repeat.count} times from ${this.#repeat.from_s} s)`;
+      return;
+    }
+    this.#repeat = { key, count: 1, from_s: at };
+    this.#push({ at_s: at, what });
+  }
+
+  #push(e: PlayerEvent): void {
+    this.#events.push(e);
     if (this.#events.length > KEEP) this.#events.splice(0, this.#events.length - KEEP);
   }
 
   /** The events since `fromS` (seconds since the load started), at most SHOWN: the first and last halves. */
   since(fromS: number): PlayerEvent[] {
-    const all = this.#events.filter((e) => e.at_s >= round1(fromS) - 0.05);
+    // Copies: the last event of a run of repeats changes in place as the run goes on.
+    const all = this.#events.filter((e) => e.at_s >= round1(fromS) - 0.05).map((e) => ({ ...e }));
     if (all.length <= SHOWN) return all;
     return [...all.slice(0, SHOWN / 2), { at_s: all[SHOWN / 2]?.at_s ?? 0, what: `... ${all.length - SHOWN} more ...` }, ...all.slice(-SHOWN / 2)];
   }

@@ -11,9 +11,7 @@ import { localize } from '../story/text.js';
 import { currentMoment, currentRun, type GameState } from '../run/state.js';
 import { compileStory, type CompiledMoment, type CompiledStory } from './compile.js';
 import type { Decision, DecisionInput } from './decision.js';
-import type { Lang } from './text/lexicon.js';
-import { compileMatcher, type Matcher, type MatchResult } from './text/match.js';
-import { normalize } from './text/normalize.js';
+import { compileMatcher, firstNumberIn, type Matcher, type MatchResult } from './text/match.js';
 import { brainSay } from './texts.js';
 
 export type BrainInput = {
@@ -273,19 +271,6 @@ function decideAssemble(c: Ctx): DecisionInput {
   return base(c, reply, { selection: named, outcome: selected.length >= required ? 'complete' : 'continue', matched: 'assemble' });
 }
 
-const numberCache = new Map<string, number | undefined>();
-
-/** The first number among the words (normalised), cached: bets are said again and again. */
-function firstNumber(heard: string, lang: Lang): number | undefined {
-  const key = lang === 'en' ? heard : `${lang}\u0000${heard}`;
-  if (numberCache.has(key)) return numberCache.get(key);
-  const n = normalize(heard, lang).find((t) => /^\d+$/.test(t));
-  const v = n === undefined ? undefined : Number(n);
-  if (numberCache.size >= 4096) numberCache.clear();
-  numberCache.set(key, v);
-  return v;
-}
-
 function decideUpgrade(c: Ctx): DecisionInput {
   const s = c.input.state;
   const pm = currentMoment(s);
@@ -301,7 +286,7 @@ function decideUpgrade(c: Ctx): DecisionInput {
   const team = s.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0);
   const who = mentionedCharacters(c, team)[0];
   const level = c.cm.difficulties.match(c.heard);
-  const amount = firstNumber(c.heard, c.cs.lang);
+  const amount = firstNumberIn(c.heard, c.cs.lang);
   if (!who && !level && amount === undefined) return fallbackOr(c, brainSay('bet_ask', c.lang));
   const character_id = who?.id ?? bet?.character_id ?? undefined;
   const lvl = level?.id ?? bet?.level ?? undefined;

@@ -175,7 +175,12 @@ export class Draft {
     if (table === 'player_stories') return this.state.run === row;
     const rows = this.state[TABLES[table]] as unknown as Row[];
     const id = row.id;
-    for (let i = 0; i < rows.length; i++) if ((rows[i] as Row).id === id) return rows[i] === row;
+    // From the end: the row changed is most often the latest one (the current moment).
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const r = rows[i] as Row;
+      if (r === row) return true;
+      if (r.id === id) return false;
+    }
     return false;
   }
 

@@ -24,8 +24,7 @@ export function scriptedTurn(state: GameState, story: Story, input: PlayerInput,
     decision,
   };
   if (input.selected_character_ids) event.selected_character_ids = input.selected_character_ids;
-  const ctx: StepContext = { now, story };
-  if (lean) ctx.lean = true;
-  if (mutable) ctx.mutable = true;
+  // One literal with every field (adding fields one by one regrows the object's property store).
+  const ctx: StepContext = { now, story, lean, mutable };
   return { event, result: step(state, event, ctx) };
 }

@@ -11,7 +11,7 @@ function reference(template: string, vars: Record<string, string | number>): str
 
 describe('fillTemplate', () => {
   it('equals replacing each variable in turn (property)', () => {
-    const name = fc.constantFrom('a', 'b', 'name', 'x_1');
+    const name = fc.constantFrom('a', 'b', 'name', 'x_1', 'constructor', 'toString');
     const piece = fc.oneof(fc.string({ maxLength: 6 }), name.map((n) => `{${n}}`), fc.constantFrom('{', '}', '{{', '}}', '{a', 'b}'));
     const template = fc.array(piece, { maxLength: 8 }).map((p) => p.join(''));
     const value = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), name.map((n) => `{${n}}`), fc.constantFrom('{', '}', 'a}', '{b', '$&', '$$', "$'", '$`', 'x$&y'));

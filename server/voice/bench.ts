@@ -16,7 +16,7 @@ import { encodeMp3, loadMp3Encoder } from './mp3.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
-import { SpeechUnderstanding } from './understanding.js';
+import { SpeechUnderstanding, type UnderstandingOptions } from './understanding.js';
 import { encodeWav } from './wav.js';
 
 export type Clip = { file: string; format: 'wav' | 'mp3'; voice: string; text: string; story: string; plan: string; line: number; clipSeconds: number };
@@ -121,7 +121,8 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
   for (const mode of modes) {
     opts.progress?.(`recognition (${mode}): ${contexts.length} clips, ${oos.length * moments.length} out-of-story tries`);
     const understanding = mode === 'understanding' || mode === 'understanding-full'
-      ? new SpeechUnderstanding({ concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}) })
+      // BENCH_VU_OPTS (JSON of UnderstandingOptions, as for the voice-understanding bench) tries other settings.
+      ? new SpeechUnderstanding({ concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}), ...(JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions) })
       : null;
     const stt = new PocketsphinxTranscriber({ mode: understanding ? 'per-request' : (mode as PocketsphinxMode), poolSize: opts.poolSize ?? 2 });
     // The words heard (or '' for a miss) in a moment.

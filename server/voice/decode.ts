@@ -125,8 +125,9 @@ export async function decodeOnce(modelDir: string, files: DecodeFiles, pcm: Int1
   }
 }
 
-/** One decode: a grammar or language model and its dictionary, and the decoder flags (WIDE_BEAMS by default). */
-export type DecodeJob = { files: DecodeFiles; lm?: boolean; args?: readonly string[] };
+/** One decode: a grammar or language model and its dictionary, the decoder flags (WIDE_BEAMS by default), and another
+ *  model directory than the decoder's (cmn.ts: the utterance's own normalisation; never decoded by a standby process). */
+export type DecodeJob = { files: DecodeFiles; lm?: boolean; args?: readonly string[]; modelDir?: string };
 
 function decoderArgs(modelDir: string, job: DecodeJob): string[] {
   return ['-hmm', join(modelDir, 'en-us'), job.lm ? '-lm' : '-jsgf', job.files.gram, '-dict', job.files.dict, '-backtrace', 'yes', ...RECOGNITION_ARGS, ...(job.args ?? WIDE_BEAMS)];

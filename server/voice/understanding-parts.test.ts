@@ -34,6 +34,17 @@ describe('backtrace', () => {
     const [u] = parseBacktrace(LOG.replace('<sil>                0     45', '(NULL)               -1    -1    1.000 0          0          1\n<sil>                0     45'));
     expect(u?.words.map((w) => w.word)).toEqual(['<sil>', 'go', 'forward(2)', 'ten', 'meters', '<sil>']);
   });
+
+  const CMN = `INFO: cmn_live.c(120): Update from < 41.00 -5.29 -0.12  5.09  2.48 -4.07 -1.37 -1.78 -5.08 -2.05 -6.45 -1.42  1.17 >
+INFO: cmn_live.c(138): Update to   < 42.92 -6.21 -7.12 16.61 -4.55 -1.11 -6.18 -18.76  0.25 -3.75  6.11  0.42 -8.49 >
+`;
+  it('reads the utterance\'s own cepstral mean (printed before its hypothesis), and keeps it when nothing was heard', () => {
+    const mean = [42.92, -6.21, -7.12, 16.61, -4.55, -1.11, -6.18, -18.76, 0.25, -3.75, 6.11, 0.42, -8.49];
+    expect(parseBacktrace(CMN + LOG)[0]?.cmn).toEqual(mean);
+    expect(parseBacktrace(CMN + LOG)[0]?.hyp).toBe('go forward ten meters');
+    expect(parseBacktrace(`${CMN}ERROR: "fsg_search.c", line 343: Frame 215: No active HMM!!\n`)).toEqual([{ hyp: '', score: 0, words: [], cmn: mean }]);
+    expect(parseBacktrace(LOG)[0]?.cmn).toBeUndefined();
+  });
 });
 
 describe('verification against the phone loop', () => {

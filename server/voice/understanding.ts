@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decides, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { DEFAULT_THRESHOLDS, grammarBounds, keyWords, neededMargin, type KeyWordRule, type ModelView, type Thresholds } from './policy.js';
+import { DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, grammarBounds, keyWordRule, keyWords, neededMargin, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -29,6 +29,7 @@ import { espeakSpeller, loadLexicon, type Speller } from './pronounce.js';
 import type { AudioInput } from './transcriber.js';
 import { compactSpeech, quiet } from './vad.js';
 import { phoneLoopFiles, verify, type Verification } from './verify.js';
+import { cmnModelDir, cmnPassFiles } from './cmn.js';
 
 export type MissReason = 'silence' | 'not_heard' | 'unsure' | 'no_decision' | 'unavailable' | 'bad_audio';
 
@@ -57,7 +58,7 @@ export type Evidence = {
 export type UnderstandRequest = { story: Story; state: GameState; language: PlayLanguage; audio: AudioInput };
 
 // When a decision is taken: policy.ts (thresholds by evidence, key words).
-export { DEFAULT_THRESHOLDS, keyWords, type KeyWordRule, type Thresholds } from './policy.js';
+export { DEFAULT_THRESHOLDS, keyWords, type KeyWordPolicy, type KeyWordRule, type Thresholds } from './policy.js';
 
 export type UnderstandingOptions = {
   modelDir?: string;
@@ -84,8 +85,11 @@ export type UnderstandingOptions = {
   ahead?: boolean;
   /** pocketsphinx processes started ahead of their audio (decode.ts StandbyDecoders; 0: each decode starts its own). */
   standby?: number;
+  /** Feature normalisation of the decodes: 'utterance' (default), from the utterance's own cepstral mean read by a
+   *  first cheap pass (cmn.ts); 'live', pocketsphinx's own (from the model's fixed initial mean). */
+  cmn?: 'utterance' | 'live';
   /** Which words a decision rests on (their fit to the audio is checked). */
-  keyWords?: KeyWordRule;
+  keyWords?: KeyWordPolicy;
   /** Decodes through this function instead of pocketsphinx directly (the bench's cache of decodes). */
   decode?: DecodeFn;
   log?: Logger;
@@ -131,9 +135,11 @@ export class SpeechUnderstanding {
 
   /** One decode of the utterance, by a process started ahead when there are some, else by its own. */
   #decodeNow(job: DecodeJob, audio: DecodeAudio, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
-    if (this.opts.decode) return this.opts.decode(this.#modelDir, job.files, audio.pcm, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
-    if (this.standby) return this.standby.decode(job, audio.pcm, timeoutMs);
-    return decodeOnce(this.#modelDir, job.files, audio, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
+    const modelDir = job.modelDir ?? this.#modelDir;
+    if (this.opts.decode) return this.opts.decode(modelDir, job.files, audio.pcm, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
+    // A process started ahead has loaded the decoder's own model: not one normalised for this utterance.
+    if (this.standby && !job.modelDir) return this.standby.decode(job, audio.pcm, timeoutMs);
+    return decodeOnce(modelDir, job.files, audio, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
   }
 
   /** Builds the current stage's model ahead of the player's first words (e.g. when a moment starts); never fails. */
@@ -164,13 +170,20 @@ export class SpeechUnderstanding {
     pcm.set(compact, lead);
     pcm.set(quiet(TRAIL), lead + compact.length);
     const timeoutMs = (this.opts.timeoutMs ?? 5000) + 100 * (compact.length / STT_RATE);
-    const audio = new DecodeAudio(pcm, await this.#workDir());
+    const dir = await this.#workDir();
+    const audio = new DecodeAudio(pcm, dir);
     const started: Promise<unknown>[] = [];
+    let hmm: string | undefined;
     try {
-      return await this.#decide(req, { model, grammar, audio, timeoutMs, started }, miss);
+      if (this.opts.cmn !== 'live') hmm = await this.#normalised(audio, timeoutMs, dir);
+      return await this.#decide(req, { model, grammar, audio, timeoutMs, started, hmm }, miss);
     } finally {
-      // The raw file goes once every decode of it is over (one started ahead of need may still run).
-      void Promise.allSettled(started).then(() => audio.dispose());
+      // The raw file (and the utterance's model directory) go once every decode of it is over (one started ahead of
+      // need may still run).
+      void Promise.allSettled(started).then(async () => {
+        await audio.dispose();
+        if (hmm) await rm(hmm, { recursive: true, force: true });
+      });
     }
   }
 
@@ -182,8 +195,8 @@ export class SpeechUnderstanding {
    * left out (`agree`, `other`; a miss's verification). When the decoders are idle (at most half the slots busy), the
    * phone loop (and the language model when it may matter) starts beside the grammar, for the latency of one talker.
    */
-  async #decide(req: UnderstandRequest, ctx: { model: Model; grammar: GrammarFiles; audio: DecodeAudio; timeoutMs: number; started: Promise<unknown>[] }, miss: (reason: MissReason, heard?: string | null, extra?: Partial<Evidence>, message?: string) => Understood): Promise<Understood> {
-    const { model, grammar, audio, timeoutMs, started } = ctx;
+  async #decide(req: UnderstandRequest, ctx: { model: Model; grammar: GrammarFiles; audio: DecodeAudio; timeoutMs: number; started: Promise<unknown>[]; hmm: string | undefined }, miss: (reason: MissReason, heard?: string | null, extra?: Partial<Evidence>, message?: string) => Understood): Promise<Understood> {
+    const { model, grammar, audio, timeoutMs, started, hmm } = ctx;
     const [dir, loopFiles] = await Promise.all([this.#workDir(), phoneLoopFiles()]);
     const t = this.#thresholds;
     const useGrammar = this.opts.decoders !== 'lm';
@@ -193,7 +206,7 @@ export class SpeechUnderstanding {
     // Started synchronously, so that the limiter counts it before the next decision about working ahead.
     const run = (files: DecodeFiles, lm: boolean, args: string[] | undefined, priority: number): Promise<BtUtterance[] | null> => {
       this.decodes++;
-      const p = this.#limiter.run(() => this.#decodeNow({ files, lm, ...(args ? { args } : {}) }, audio, timeoutMs, dir), priority).catch(() => null);
+      const p = this.#limiter.run(() => this.#decodeNow({ files, lm, ...(args ? { args } : {}), ...(hmm ? { modelDir: hmm } : {}) }, audio, timeoutMs, dir), priority).catch(() => null);
       started.push(p);
       return p;
     };
@@ -215,7 +228,7 @@ export class SpeechUnderstanding {
     const strict = a.decision ? endsRun(req.story, a.decision) : false;
     // The exact grammar's decision is taken at or above `sure` whatever the model hears, never below `never`; in
     // between, what the model hears decides (policy.ts).
-    const bounds = grammarBounds(t, { strict, authored: a.authored });
+    const bounds = grammarBounds(t, { strict, authored: a.authored, battle: Boolean(a.decision?.battle) });
     const modelMatters = useLm && (a.decision === null || bounds.never < bounds.sure);
     if (modelMatters && (eager || a.decision === null || room())) void freeOf();
     const firstLoop = a.decision || eager ? await loopOf() : null;
@@ -233,7 +246,7 @@ export class SpeechUnderstanding {
     // The language model's search scores on another scale than a grammar's: when what it heard alone may be taken, it
     // is aligned once more with a grammar of just those words, to be verified like the grammar's sentence.
     if (Number.isFinite(t.alone) && !a.decision && b.decision && loop) {
-      const aligned = await this.#align(b.text, model, audio, timeoutMs, dir);
+      const aligned = await this.#align(b.text, model, audio, timeoutMs, dir, hmm);
       b = aligned ? { ...this.#fit(this.#heard(req, aligned, []), aligned, loop), text: b.text } : { ...b, margin: null };
     }
     // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
@@ -245,7 +258,7 @@ export class SpeechUnderstanding {
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
     const authored = pick === a && a.authored;
     const margin = pick.margin ?? -Infinity;
-    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view });
+    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, battle: Boolean(pick.decision.battle) });
     const extra: Partial<Evidence> = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin });
@@ -253,12 +266,23 @@ export class SpeechUnderstanding {
     return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null };
   }
 
+  /** The utterance's own normalisation (cmn.ts): a model directory starting from its cepstral mean, read by a first
+   *  cheap pass; undefined (live normalisation) when the pass failed. */
+  async #normalised(audio: DecodeAudio, timeoutMs: number, dir: string): Promise<string | undefined> {
+    this.decodes++;
+    const files = await cmnPassFiles();
+    const first = await this.#limiter.run(() => this.#decodeNow({ files, args: [] }, audio, timeoutMs, dir), 0).catch(() => null);
+    const mean = first?.[0]?.cmn;
+    if (!mean || mean.length === 0 || mean.some((v) => !Number.isFinite(v))) return undefined;
+    return cmnModelDir(this.#modelDir, mean, dir).catch(() => undefined);
+  }
+
   /** The audio aligned with exactly these words (a one-sentence grammar), for their acoustic scores. */
-  async #align(text: string, model: Model, pcm: DecodeAudio, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
+  async #align(text: string, model: Model, pcm: DecodeAudio, timeoutMs: number, dir: string, hmm: string | undefined): Promise<BtUtterance[] | null> {
     const gram = join(dir, `${randomUUID()}.gram`);
     await writeFile(gram, `#JSGF V1.0;\ngrammar align;\npublic <s> = ${text};\n`);
     try {
-      return await this.#limiter.run(() => this.#decodeNow({ files: { gram, dict: model.dict } }, pcm, timeoutMs, dir), 1);
+      return await this.#limiter.run(() => this.#decodeNow({ files: { gram, dict: model.dict }, ...(hmm ? { modelDir: hmm } : {}) }, pcm, timeoutMs, dir), 1);
     } finally {
       await rm(gram, { force: true });
     }
@@ -274,8 +298,9 @@ export class SpeechUnderstanding {
     const decision = decideTyped(req.story, req.state, text);
     if (!decides(decision)) return { ...none, text, reason: 'no_decision' };
     const words = text.split(' ');
-    const keys = keyWords(req.story, req.state, words, decision, this.opts.keyWords);
-    return { ...none, text, decision, keyWords: keys.map((i) => words[i] ?? ''), keyIndexes: keys, authored: authored.has(text) };
+    const isAuthored = authored.has(text);
+    const keys = keyWords(req.story, req.state, words, decision, keyWordRule(this.opts.keyWords ?? DEFAULT_KEY_WORDS, isAuthored));
+    return { ...none, text, decision, keyWords: keys.map((i) => words[i] ?? ''), keyIndexes: keys, authored: isAuthored };
   }
 
   /** How well a candidate's words fit the audio against the phone loop: its key words' least margin. */
@@ -404,7 +429,8 @@ export function cachedDecode(dir: string): DecodeFn {
   };
   return async (modelDir, files, pcm, opts) => {
     const key = createHash('sha256')
-      .update(JSON.stringify([modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
+      // An utterance's normalised model directory (cmn.ts) is a new path each time: keyed by its feat.params.
+      .update(JSON.stringify([/[/\\]cmn-[^/\\]+$/.test(modelDir) ? `feat:${createHash('sha256').update(await readFile(join(modelDir, 'en-us', 'feat.params'))).digest('hex')}` : modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
       .update(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
     const path = join(dir, key.slice(0, 2), `${key}.json`);
     try {

@@ -185,6 +185,9 @@ interface Utterance {
   readonly entries: Map<number, Entry>;
   en: readonly Token[] | null;
   fr: readonly Token[] | null;
+  /** firstNumberIn per language: undefined until asked, null when there is none. */
+  enNumber: number | null | undefined;
+  frNumber: number | null | undefined;
 }
 
 /**
@@ -202,12 +205,25 @@ function utterance(heard: string): Utterance {
   let u = utterances.get(heard);
   if (u === undefined) {
     if (utterances.size >= UTTERANCE_LIMIT) utterances.clear();
-    u = { entries: new Map(), en: null, fr: null };
+    u = { entries: new Map(), en: null, fr: null, enNumber: undefined, frNumber: undefined };
     utterances.set(heard, u);
   }
   lastHeard = heard;
   lastUtterance = u;
   return u;
+}
+
+/** The first number among the words once normalised ("three" -> 3), if any; kept with the utterance. */
+export function firstNumberIn(heard: string, lang: Lang): number | undefined {
+  const u = utterance(heard);
+  const key = lang === 'fr' ? 'frNumber' : 'enNumber';
+  let v = u[key];
+  if (v === undefined) {
+    const n = normalize(heard, lang).find((t) => /^\d+$/.test(t));
+    v = n === undefined ? null : Number(n);
+    u[key] = v;
+  }
+  return v ?? undefined;
 }
 
 const byRank = (a: Found, b: Found): number => b.score - a.score || b.words - a.words || a.index - b.index;
