@@ -23,6 +23,8 @@ export type FanCard = {
   lines?: readonly string[];
   burning?: boolean;
   highlighted?: boolean;
+  /** An opponent at zero health: still in the fan (the battle's record), dimmed. */
+  defeated?: boolean;
   cardType?: string;
 };
 
@@ -81,10 +83,11 @@ export function CardFan({ cards, flipped = false, label, empty }: { cards: reado
               style={{ '--rot': `${rot}deg`, '--lift': `${Math.abs(offset) * 6}px`, '--offset': offset, zIndex: i + 1 } as CSSProperties}
             >
               <TiltCard
-                className={`game-card game-card--${c.kind}${c.burning ? ' is-burning' : ''}${c.highlighted ? ' is-highlighted' : ''}`}
+                className={`game-card game-card--${c.kind}${c.burning ? ' is-burning' : ''}${c.highlighted ? ' is-highlighted' : ''}${c.defeated ? ' is-defeated' : ''}`}
                 data-testid={`card-${c.kind}`}
                 data-card-id={c.id}
                 data-burning={c.burning ? 'true' : undefined}
+                data-defeated={c.defeated ? 'true' : undefined}
                 data-card-type={c.cardType}
                 tabIndex={0}
                 aria-label={`${c.title}: ${c.stats.map((s) => `${s.label} ${s.value}`).join(', ')}`}

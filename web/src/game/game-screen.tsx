@@ -29,7 +29,7 @@ export function GameScreen({ run, storyName, onLeave }: { run: PlayerStory; stor
   }, [current, session]);
   const style = v ? { '--game-bg': v.background_rgba_color, '--game-text': v.text_rgba_color, '--game-control': v.control_rgba_color } as React.CSSProperties : undefined;
   return (
-    <div className="game-screen" data-testid="game-screen" data-sub-screen={screen} data-moment-complete={m.momentComplete ? 'true' : undefined} style={style}>
+    <div className="game-screen" data-testid="game-screen" data-sub-screen={screen} data-moment-complete={m.momentComplete ? 'true' : undefined} data-moment-type={v?.moment_type} style={style}>
       {screen === 'start' ? <StartScreen session={session} m={m} language={language} /> : null}
       {screen === 'in_game' ? <InGame session={session} m={m} /> : null}
       {screen === 'end_of_moment' ? <EndOfMoment session={session} m={m} /> : null}

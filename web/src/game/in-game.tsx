@@ -34,7 +34,7 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
     stats: [{ label: GAME_TEXT.attack, value: `+${i.available_item_attack_bonus}` }, { label: GAME_TEXT.defense, value: `+${i.available_item_defense_bonus}` }],
   }));
   const opponents: FanCard[] = m.opponents.map((o) => ({
-    id: o.opponent_id, kind: 'opponent', title: o.opponent_name, image: v?.card_images[o.opponent_id],
+    id: o.opponent_id, kind: 'opponent', title: o.opponent_name, image: v?.card_images[o.opponent_id], defeated: o.current_health <= 0,
     stats: [
       ...(o.current_attack ? [{ label: GAME_TEXT.attack, value: String(o.current_attack) }] : []),
       { label: GAME_TEXT.health, value: `${Math.max(0, o.current_health)}/${o.base_health}` },
