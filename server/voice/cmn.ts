@@ -34,6 +34,23 @@ export function cmnInit(mean: readonly number[]): string {
   return mean.map((v) => v.toFixed(2)).join(',');
 }
 
+/** The model's files besides feat.params, and feat.params' lines without -cmninit: read once per model directory (a
+ *  model is not changed while the server runs). */
+const models = new Map<string, Promise<{ files: string[]; params: string[] }>>();
+
+function modelFiles(src: string): Promise<{ files: string[]; params: string[] }> {
+  let m = models.get(src);
+  if (!m) {
+    m = (async () => ({
+      files: (await readdir(src)).filter((f) => f !== 'feat.params'),
+      params: (await readFile(join(src, 'feat.params'), 'utf8')).split('\n').filter((l) => l.trim() && !l.startsWith('-cmninit')),
+    }))();
+    models.set(src, m);
+    m.catch(() => models.delete(src));
+  }
+  return m;
+}
+
 /**
  * A model directory (with its `en-us` acoustic model, as `-hmm <dir>/en-us` expects) whose normalisation starts from
  * `mean`: links to the model's files and a feat.params with that -cmninit, made under `parent` for one utterance
@@ -41,11 +58,11 @@ export function cmnInit(mean: readonly number[]): string {
  */
 export async function cmnModelDir(modelDir: string, mean: readonly number[], parent: string): Promise<string> {
   const src = join(modelDir, 'en-us');
+  const { files, params } = await modelFiles(src);
   const root = join(parent, `cmn-${randomUUID()}`);
   const dst = join(root, 'en-us');
   await mkdir(dst, { recursive: true });
-  const params = (await readFile(join(src, 'feat.params'), 'utf8')).split('\n').filter((l) => l.trim() && !l.startsWith('-cmninit'));
   await writeFile(join(dst, 'feat.params'), `${[...params, `-cmninit ${cmnInit(mean)}`].join('\n')}\n`);
-  await Promise.all((await readdir(src)).filter((f) => f !== 'feat.params').map((f) => symlink(join(src, f), join(dst, f))));
+  await Promise.all(files.map((f) => symlink(join(src, f), join(dst, f))));
   return root;
 }
