@@ -4,17 +4,10 @@
 // waited seconds in the database's queue: one player waited 18 s for a turn the server had committed in 5 s. The
 // process now answers an input it committed itself from memory; another process still reads the database.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decideScripted, type BrainInput } from '../../engine/brain/scripted.js';
 import type { ServerFrame } from '../../engine/protocol/frames.js';
 import type { UserInput } from '../../engine/protocol/user-input.js';
-import { Story } from '../../engine/story/format.js';
-import type { Db } from '../db/db.js';
-import { migrate } from '../db/migrate.js';
-import { openPglite } from '../db/pglite.js';
 import { createLogger } from '../log.js';
 import { GameRepo } from '../store/game.js';
 import { StoryRepo } from '../store/stories.js';
@@ -22,22 +15,11 @@ import type { TranscribeRequest, Transcriber } from '../voice/transcriber.js';
 import type { Brain } from './brain.js';
 import { GameService } from './service.js';
 import { TurnPipeline } from './turn-pipeline.js';
+import { LANTERN_STORY, useLanternDb } from './lantern-db.test-kit.js';
 
-const RAW = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/stories/lantern-keeper/story.json'), 'utf8')) as unknown;
-const STORY = Story.parse(RAW);
+const STORY = LANTERN_STORY;
 const log = createLogger('silent');
-const dir = mkdtempSync(join(tmpdir(), 'looptale-replay-answers-'));
-let db: Db;
-
-beforeAll(async () => {
-  db = await openPglite(dir);
-  await migrate(db);
-  await new StoryRepo(db).importStory(STORY, RAW);
-});
-afterAll(async () => {
-  await db?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const lantern = useLanternDb('looptale-replay-answers-');
 
 /** Hears the player only once `open()` is called: the first send of an input is still in flight until then. */
 class HeldTranscriber implements Transcriber {
@@ -72,7 +54,7 @@ class CountingStore extends GameRepo {
 }
 
 function pipelineOn(store: CountingStore, transcriber: Transcriber): { game: GameService; pipeline: TurnPipeline } {
-  const game = new GameService({ store, stories: new StoryRepo(db), log });
+  const game = new GameService({ store, stories: new StoryRepo(lantern.db()), log });
   return { game, pipeline: new TurnPipeline({ game, store, brain: new Scripted(), transcriber, synthesizer: null, log }) };
 }
 
@@ -86,7 +68,7 @@ const outputs = (frames: ServerFrame[]): unknown[] => frames.filter((f) => f.typ
 
 describe('an input sent again is answered from memory by the process that committed it', () => {
   it('answers resends that waited for the first send without reading the database, and hears the audio once', async () => {
-    const store = new CountingStore(db);
+    const store = new CountingStore(lantern.db());
     const heard = new HeldTranscriber();
     const { game, pipeline } = pipelineOn(store, heard);
     const userId = randomUUID();
@@ -109,7 +91,7 @@ describe('an input sent again is answered from memory by the process that commit
     expect(store.lookups).toBe(0);
 
     // Another process (no memory of it) reads the database, and answers the same.
-    const otherStore = new CountingStore(db);
+    const otherStore = new CountingStore(lantern.db());
     const other = pipelineOn(otherStore, heard).pipeline;
     const elsewhere = send(other, userId, input, true);
     await elsewhere.done;

@@ -3,19 +3,12 @@
 // transcript line is written by its commit and completed once with its speech timings; the transcript replays to the
 // stored state.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decideScripted, type BrainInput } from '../../engine/brain/scripted.js';
 import type { ServerFrame } from '../../engine/protocol/frames.js';
 import type { UserInput } from '../../engine/protocol/user-input.js';
 import { step } from '../../engine/run/step.js';
 import { stateDigest } from '../../engine/sim/transcript.js';
-import { Story } from '../../engine/story/format.js';
-import type { Db } from '../db/db.js';
-import { migrate } from '../db/migrate.js';
-import { openPglite } from '../db/pglite.js';
 import { createLogger } from '../log.js';
 import { GameRepo } from '../store/game.js';
 import { StoryRepo } from '../store/stories.js';
@@ -27,22 +20,11 @@ import type { Brain } from './brain.js';
 import type { CommitRequest, GameStorePort } from './ports.js';
 import { GameService } from './service.js';
 import { TurnPipeline, type FrameSink, type TurnOutcome } from './turn-pipeline.js';
+import { LANTERN_STORY, useLanternDb } from './lantern-db.test-kit.js';
 
-const RAW = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/stories/lantern-keeper/story.json'), 'utf8')) as unknown;
-const STORY = Story.parse(RAW);
+const STORY = LANTERN_STORY;
 const log = createLogger('silent');
-const dir = mkdtempSync(join(tmpdir(), 'looptale-pipeline-'));
-let db: Db;
-
-beforeAll(async () => {
-  db = await openPglite(dir);
-  await migrate(db);
-  await new StoryRepo(db).importStory(STORY, RAW);
-});
-afterAll(async () => {
-  await db?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const lantern = useLanternDb('looptale-pipeline-');
 
 /** Test doubles for the paid or slow parts: they count their calls. */
 class CountingTranscriber implements Transcriber {
@@ -111,14 +93,14 @@ class HookedStore extends GameRepo implements GameStorePort {
 }
 
 function setup(opts: { synth?: Synthesizer; heard?: string } = {}) {
-  const store = new HookedStore(db);
-  const stories = new StoryRepo(db);
+  const store = new HookedStore(lantern.db());
+  const stories = new StoryRepo(lantern.db());
   const game = new GameService({ store, stories, log });
   const transcriber = new CountingTranscriber(opts.heard ?? 'When does the light go out?');
   const brain = new CountingBrain();
   const pipeline = new TurnPipeline({ game, store, brain, transcriber, synthesizer: opts.synth ?? null, log });
   // "Another process": its own service, lock and pipeline on the same database.
-  const otherGame = new GameService({ store: new GameRepo(db), stories, log });
+  const otherGame = new GameService({ store: new GameRepo(lantern.db()), stories, log });
   const other = new TurnPipeline({ game: otherGame, store: otherGame.deps.store, brain: new CountingBrain(), transcriber, synthesizer: null, log });
   return { store, game, transcriber, brain, pipeline, other };
 }
@@ -319,9 +301,9 @@ class ScriptedListener implements Listener {
 
 describe('misses (audio the game did not catch)', () => {
   it('answers "Sorry, I didn\'t catch that." with a hint, then the choices, counts nothing, replays the same answer, and keeps what was heard', async () => {
-    const store = new HookedStore(db);
-    const game = new GameService({ store, stories: new StoryRepo(db), log });
-    const misses = new VoiceMissRepo(db);
+    const store = new HookedStore(lantern.db());
+    const game = new GameService({ store, stories: new StoryRepo(lantern.db()), log });
+    const misses = new VoiceMissRepo(lantern.db());
     const listener = new ScriptedListener([{ miss: 'unsure', heard: 'the market please today' }, { miss: 'no_decision', heard: 'can you repeat that' }, { text: 'Is anything missing?' }, { text: 'When does the light go dark?' }, { miss: 'silence' }]);
     const synth = new ChunkSynth();
     const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), listener, misses, synthesizer: synth, log });
@@ -371,9 +353,9 @@ describe('misses (audio the game did not catch)', () => {
   });
 
   it('keeps no words with a retention of 0 days, and purges what is past the retention', async () => {
-    const store = new HookedStore(db);
-    const game = new GameService({ store, stories: new StoryRepo(db), log });
-    const misses = new VoiceMissRepo(db);
+    const store = new HookedStore(lantern.db());
+    const game = new GameService({ store, stories: new StoryRepo(lantern.db()), log });
+    const misses = new VoiceMissRepo(lantern.db());
     const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), listener: new ScriptedListener([{ miss: 'unsure', heard: 'secret words' }]), misses, missRetentionDays: 0, synthesizer: null, log });
     const { userId, runId } = await newRun(game);
     await opening(pipeline, userId, runId);
