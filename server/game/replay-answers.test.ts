@@ -63,6 +63,7 @@ function pipelineOn(store: CountingStore, transcriber: Transcriber, listener?: L
 
 /** Hears nothing it can use: every answer is a miss ("Sorry, I didn't catch that."). */
 class DeafListener implements Listener {
+  readonly name = 'deaf';
   calls = 0;
   hear(_req: HearRequest): Promise<Heard> {
     this.calls++;
