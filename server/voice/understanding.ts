@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
-import { decides, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
+import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
 import { DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, grammarBounds, keyWordRule, keyWords, neededMargin, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
@@ -296,7 +296,7 @@ export class SpeechUnderstanding {
     if (!text) return none;
     if (decoys.includes(text)) return { ...none, text, decoy: true, reason: 'no_decision' };
     const decision = decideTyped(req.story, req.state, text);
-    if (!decides(decision)) return { ...none, text, reason: 'no_decision' };
+    if (!decidesHeard(req.story, req.state, text, decision)) return { ...none, text, reason: 'no_decision' };
     const words = text.split(' ');
     const isAuthored = authored.has(text);
     const keys = keyWords(req.story, req.state, words, decision, keyWordRule(this.opts.keyWords ?? DEFAULT_KEY_WORDS, isAuthored));
@@ -421,6 +421,9 @@ export function createBenchUnderstander(): Promise<{
  *  the flags and the audio: a second run that changes only the policy (thresholds, key words) decodes nothing again.
  *  Only for the bench: a decode depends on nothing else (a fresh process, a fixed dither seed). */
 export function cachedDecode(dir: string): DecodeFn {
+  // A decode's words and scores depend on the decoder: keyed by it, so that two engines' decodes never mix
+  // (pocketsphinx_continuous's keys are those of before, so that a cache of them stays valid).
+  const engine: string[] = [];
   const hashes = new Map<string, string>();
   const fileHash = async (path: string): Promise<string> => {
     let h = hashes.get(path);
@@ -430,7 +433,7 @@ export function cachedDecode(dir: string): DecodeFn {
   return async (modelDir, files, pcm, opts) => {
     const key = createHash('sha256')
       // An utterance's normalised model directory (cmn.ts) is a new path each time: keyed by its feat.params.
-      .update(JSON.stringify([/[/\\]cmn-[^/\\]+$/.test(modelDir) ? `feat:${createHash('sha256').update(await readFile(join(modelDir, 'en-us', 'feat.params'))).digest('hex')}` : modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
+      .update(JSON.stringify([...engine, /[/\\]cmn-[^/\\]+$/.test(modelDir) ? `feat:${createHash('sha256').update(await readFile(join(modelDir, 'en-us', 'feat.params'))).digest('hex')}` : modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
       .update(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
     const path = join(dir, key.slice(0, 2), `${key}.json`);
     try {
