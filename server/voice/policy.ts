@@ -101,5 +101,9 @@ export function keyWords(story: Story, state: GameState, words: readonly string[
     const without = words.filter((__, j) => j !== i).join(' ');
     if (keyOf(without, decideTyped(story, state, without)) !== want || (rule === 'naming' && decides(decideTyped(story, state, w)))) out.push(i);
   });
+  // No single word carries the decision (its words say it twice over: "vance crush dog lunge" is Orla's attack on the
+  // hound whichever word is left out, Orla and the hound being the defaults): it rests on all its content words, else
+  // it would be checked on none (lint-speech: "Vance crush The Bellows Knight like lunge" was taken so).
+  if (out.length === 0 && rule !== 'content') return keyWords(story, state, words, decision, 'content');
   return out;
 }
