@@ -80,16 +80,6 @@ export function keyWordRule(policy: KeyWordPolicy, authored: boolean): KeyWordRu
   return policy === 'mixed' ? (authored ? 'changes' : 'content') : policy;
 }
 
-/** The key words of a sentence heard: by `rule`; for a generated sentence that no single word carries (its words say
- *  it twice over: "vance crush dog lunge" is Orla's attack on the hound whichever word is left out, Orla and the hound
- *  being the defaults), all its content words, else it would be checked on none (lint-speech: "Vance crush The Bellows
- *  Knight like lunge" was taken so). A story sentence keeps none then: its whole fit counts (tuning: all content words
- *  lost 15 right paraphrases of 540, "what did you find on the stairs" for "Did you find anything on the steps?"). */
-export function keyWordsHeard(story: Story, state: GameState, words: readonly string[], decision: Decision, rule: KeyWordRule, authored: boolean): number[] {
-  const out = keyWords(story, state, words, decision, rule);
-  return out.length === 0 && !authored && rule !== 'content' ? keyWords(story, state, words, decision, 'content') : out;
-}
-
 /** Words that carry a sentence rather than decide it (the generated sentences' and the carriers' small words). */
 const CARRIER_WORDS = new Set(['a', 'an', 'the', 'and', 'to', 'into', 'from', 'like', 'with', 'as', 'of', 'on', 'at', 'in', 'i', "i'll", 'it', 'is', "it's", 'we', 'me', 'my', 'you', 'your', 'please', 'now', 'so', 'okay', 'yes', 'go', "let's", 'think', 'want', 'should', 'take', 'choose', 'give', 'hand', 'carry', 'answer', 'bet']);
 
