@@ -8,7 +8,7 @@
 //      decision would end the run. A word the model put there for want of better fails.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
@@ -30,6 +30,7 @@ import type { AudioInput } from './transcriber.js';
 import { compactSpeech, quiet } from './vad.js';
 import { phoneLoopFiles, verify, type Verification } from './verify.js';
 import { cmnModelDir, cmnPassFiles } from './cmn.js';
+import { NativeDecoders } from './native-asr.js';
 
 export type MissReason = 'silence' | 'not_heard' | 'unsure' | 'no_decision' | 'unavailable' | 'bad_audio';
 
@@ -92,6 +93,10 @@ export type UnderstandingOptions = {
   keyWords?: KeyWordPolicy;
   /** Decodes through this function instead of pocketsphinx directly (the bench's cache of decodes). */
   decode?: DecodeFn;
+  /** Persistent decoders (native-asr.ts: looptale-asr, built by `npm run build:asr`) instead of a
+   *  pocketsphinx_continuous process per decode: the binary, how many processes (default: the CPU count), and extra
+   *  looptale-asr arguments (comparisons). They normalise each utterance by its own mean themselves (no first pass). */
+  native?: { binary: string; size?: number; mode?: readonly string[] };
   log?: Logger;
 };
 
@@ -124,19 +129,37 @@ export class SpeechUnderstanding {
   /** pocketsphinx decodes started so far (for tests and logs). */
   decodes = 0;
   readonly standby: StandbyDecoders | null;
+  /** The persistent decoders, when the native engine is used. */
+  readonly native: NativeDecoders | null;
 
   constructor(private readonly opts: UnderstandingOptions = {}) {
     this.#modelDir = opts.modelDir ?? DEFAULT_MODEL_DIR;
-    this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
     this.#thresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
-    const standby = opts.standby ?? DEFAULT_STANDBY;
-    this.standby = standby > 0 && !opts.decode ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby, ahead: () => this.#limiter.waiting === 0 }) : null;
+    if (opts.native) {
+      const size = Math.max(1, opts.native.size ?? availableParallelism());
+      this.native = new NativeDecoders({ binary: opts.native.binary, modelDir: this.#modelDir, size, ...(opts.native.mode ? { mode: opts.native.mode } : {}), ...(opts.log ? { log: opts.log } : {}) });
+      // As many decodes at once as processes: the others wait in the limiter, by priority.
+      this.#limiter = new DecodeLimiter(size);
+      this.standby = null;
+    } else {
+      this.native = null;
+      this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
+      const standby = opts.standby ?? DEFAULT_STANDBY;
+      this.standby = standby > 0 && !opts.decode ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby, ahead: () => this.#limiter.waiting === 0 }) : null;
+    }
   }
+
+  /** A decode by the persistent decoders, as a DecodeFn (the bench's cache of decodes wraps it). */
+  readonly nativeDecode: DecodeFn = async (_modelDir, files, pcm, o) => {
+    if (!this.native) return null;
+    return this.native.decode({ files, ...(o.lm ? { lm: true } : {}), ...(o.args ? { args: o.args } : {}) }, pcm, o.timeoutMs);
+  };
 
   /** One decode of the utterance, by a process started ahead when there are some, else by its own. */
   #decodeNow(job: DecodeJob, audio: DecodeAudio, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
     const modelDir = job.modelDir ?? this.#modelDir;
     if (this.opts.decode) return this.opts.decode(modelDir, job.files, audio.pcm, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
+    if (this.native) return this.native.decode(job, audio.pcm, timeoutMs);
     // A process started ahead has loaded the decoder's own model: not one normalised for this utterance.
     if (this.standby && !job.modelDir) return this.standby.decode(job, audio.pcm, timeoutMs);
     return decodeOnce(modelDir, job.files, audio, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
@@ -175,7 +198,8 @@ export class SpeechUnderstanding {
     const started: Promise<unknown>[] = [];
     let hmm: string | undefined;
     try {
-      if (this.opts.cmn !== 'live') hmm = await this.#normalised(audio, timeoutMs, dir);
+      // The persistent decoders normalise by the utterance's own mean themselves.
+      if (this.opts.cmn !== 'live' && !this.native) hmm = await this.#normalised(audio, timeoutMs, dir);
       return await this.#decide(req, { model, grammar, audio, timeoutMs, started, hmm }, miss);
     } finally {
       // The raw file (and the utterance's model directory) go once every decode of it is over (one started ahead of
@@ -217,7 +241,9 @@ export class SpeechUnderstanding {
     const loopOf = once(() => run(loopFiles, false, [], 1));
     // -lw 10 (default 6.5): the model's word orders weigh more than odd acoustic matches (tuning: +4 paraphrases of 260).
     const freeOf = once(() => (useLm ? run(model, true, ['-bestpath', 'no', ...(this.opts.decoderArgs ?? ['-lw', '10'])], 1) : Promise.resolve(null)));
-    const room = (): boolean => this.opts.ahead !== false && this.#limiter.hasRoom(Math.floor(this.#limiter.limit / 2));
+    // Work ahead of need only with decoders to spare: half the slots for processes started per decode; with persistent
+    // decoders (as many slots as processes), any idle one while nothing waits.
+    const room = (): boolean => this.opts.ahead !== false && this.#limiter.hasRoom(this.native ? 0 : Math.floor(this.#limiter.limit / 2));
     const exactP = useGrammar ? run(grammar, false, undefined, 0) : Promise.resolve(null);
     if (eager) {
       void loopOf();
@@ -382,6 +408,7 @@ export class SpeechUnderstanding {
 
   async close(): Promise<void> {
     this.standby?.close();
+    this.native?.close();
     const dir = this.#dir;
     this.#dir = null;
     if (dir) await rm(await dir, { recursive: true, force: true });
