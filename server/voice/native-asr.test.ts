@@ -44,7 +44,7 @@ describe.runIf(binary.ok)('looptale-asr: persistent pocketsphinx decoders', () =
     pool = new NativeDecoders({ binary: binary.ok ? binary.path : '', modelDir: DEFAULT_MODEL_DIR, size: 1 });
   });
   afterAll(async () => {
-    pool.close();
+    await pool.close();
     await rm(dir, { recursive: true, force: true });
   });
 

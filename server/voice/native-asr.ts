@@ -51,6 +51,8 @@ type Pending = { id: string; done: (a: Answer | null) => void; timer: NodeJS.Tim
 class NativeDecoder {
   readonly child: ChildProcess;
   readonly ready: Promise<boolean>;
+  /** Resolves once the process has exited. */
+  readonly exited: Promise<void>;
   dead = false;
   busy = false;
   #buffer = '';
@@ -69,8 +71,16 @@ class NativeDecoder {
       this.#onReady = null;
       this.#settle(null);
     };
-    this.child.on('error', gone);
-    this.child.on('exit', gone);
+    this.exited = new Promise((resolve) => {
+      this.child.on('error', () => {
+        gone();
+        resolve();
+      });
+      this.child.on('exit', () => {
+        gone();
+        resolve();
+      });
+    });
     this.idle();
   }
 
@@ -97,7 +107,7 @@ class NativeDecoder {
         continue;
       }
       if (this.#onReady && typeof msg === 'object' && msg !== null && 'ready' in msg) {
-        const ok = (msg as { ready: unknown }).ready === true;
+        const ok = msg.ready === true;
         if (!ok) this.log?.error({ msg }, 'looptale-asr could not start');
         this.#onReady(ok);
         this.#onReady = null;
@@ -229,7 +239,7 @@ export class NativeDecoders {
     for (let attempt = 0; attempt < 2; attempt++) {
       const d = await this.#take();
       if (!d) return null;
-      let answer: Answer | null = null;
+      let answer: Answer | null;
       try {
         if (!(await d.ready)) {
           // A process that cannot load the model will not do better on a second try.
@@ -257,9 +267,11 @@ export class NativeDecoders {
     return null;
   }
 
-  close(): void {
+  /** Kills every process (waiting until they are gone); later decodes answer null. */
+  async close(): Promise<void> {
     this.#closed = true;
     for (const d of this.#decoders) d.kill();
     for (const go of this.#waiting.splice(0)) go();
+    await Promise.all(this.#decoders.map((d) => d.exited));
   }
 }

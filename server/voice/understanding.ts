@@ -408,7 +408,7 @@ export class SpeechUnderstanding {
 
   async close(): Promise<void> {
     this.standby?.close();
-    this.native?.close();
+    await this.native?.close();
     const dir = this.#dir;
     this.#dir = null;
     if (dir) await rm(await dir, { recursive: true, force: true });
