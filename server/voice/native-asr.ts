@@ -81,7 +81,10 @@ class NativeDecoder {
         resolve();
       });
     });
-    this.idle();
+    // Kept referenced until the model is loaded: a start-up awaiting ready() must not see an empty event loop.
+    void this.ready.then(() => {
+      if (!this.busy) this.idle();
+    });
   }
 
   #pipes(): Socket[] {
