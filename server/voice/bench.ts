@@ -17,15 +17,7 @@ import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
 import { SpeechUnderstanding, type UnderstandingOptions } from './understanding.js';
-import { nativeAsrBinary } from './native-asr.js';
-
-/** The understanding engine as the server picks it (POCKETSPHINX_ENGINE: auto = native when built). */
-async function engineOption(): Promise<{ binary: string } | null> {
-  if (process.env.POCKETSPHINX_ENGINE === 'continuous') return null;
-  const bin = await nativeAsrBinary();
-  if (!bin.ok && process.env.POCKETSPHINX_ENGINE === 'native') throw new Error(bin.reason);
-  return bin.ok ? { binary: bin.path } : null;
-}
+import { engineOption } from './native-asr.js';
 import { encodeWav } from './wav.js';
 
 export type Clip = { file: string; format: 'wav' | 'mp3'; voice: string; text: string; story: string; plan: string; line: number; clipSeconds: number };

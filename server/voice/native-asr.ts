@@ -44,6 +44,14 @@ export async function buildNativeAsr(): Promise<{ ok: true; path: string } | { o
   return after.ok || built === null ? after : { ok: false, reason: built.trim() };
 }
 
+/** The understanding engine as the server picks it (POCKETSPHINX_ENGINE: auto = native when built), for benches. */
+export async function engineOption(env: Readonly<Record<string, string | undefined>> = process.env): Promise<{ binary: string } | null> {
+  if (env.POCKETSPHINX_ENGINE === 'continuous') return null;
+  const bin = await nativeAsrBinary();
+  if (!bin.ok && env.POCKETSPHINX_ENGINE === 'native') throw new Error(bin.reason);
+  return bin.ok ? { binary: bin.path } : null;
+}
+
 type Answer = { id: string; ok: true; utts: BtUtterance[]; frames: number; cpu_ms: number; search: 'built' | 'cached' } | { id: string; ok: false; error: string };
 type Pending = { id: string; done: (a: Answer | null) => void; timer: NodeJS.Timeout };
 
@@ -148,6 +156,8 @@ class NativeDecoder {
 
   kill(): void {
     this.dead = true;
+    // Referenced until it has exited: whoever awaits `exited` must not see an empty event loop (Node exits, code 13).
+    this.child.ref();
     this.child.stdin?.destroy();
     this.child.kill('SIGKILL');
   }

@@ -30,7 +30,7 @@ import type { AudioInput } from './transcriber.js';
 import { compactSpeech, quiet } from './vad.js';
 import { phoneLoopFiles, verify, type Verification } from './verify.js';
 import { cmnModelDir, cmnPassFiles } from './cmn.js';
-import { NativeDecoders } from './native-asr.js';
+import { engineOption, NativeDecoders } from './native-asr.js';
 
 export type MissReason = 'silence' | 'not_heard' | 'unsure' | 'no_decision' | 'unavailable' | 'bad_audio';
 
@@ -417,7 +417,7 @@ export class SpeechUnderstanding {
 
 /** For the voice-understanding bench (scripts/bench/voice-understanding.ts): BENCH_VU_OPTS may hold a JSON of
  *  UnderstandingOptions to try (thresholds, decoder flags). */
-export function createBenchUnderstander(): Promise<{
+export async function createBenchUnderstander(): Promise<{
   name: string;
   understand(story: Story, state: GameState, wav: Uint8Array): Promise<{ ok: true; text: string; features?: Record<string, number | string | null> } | { ok: false; heard: string | null; reason: string; features?: Record<string, number | string | null> }>;
   close(): Promise<void>;
@@ -427,9 +427,14 @@ export function createBenchUnderstander(): Promise<{
   // on a busy machine would count as not caught). Every decode, for the tuning features (BENCH_VU_OPTS
   // '{"evidence":"needed"}' runs the server's cascade: the same outcomes, fewer features).
   const cache = process.env.BENCH_VU_DECODE_CACHE;
-  const u = new SpeechUnderstanding({ timeoutMs: 120_000, evidence: 'full', ...opts, ...(cache ? { decode: cachedDecode(cache) } : {}) });
-  return Promise.resolve({
-    name: 'pocketsphinx per request, the stage\'s language model, brain gate, phone-loop verification of the key words',
+  // The engine the server would use (POCKETSPHINX_ENGINE; auto: the persistent decoders when built).
+  const native = opts.native ?? (await engineOption());
+  const u: SpeechUnderstanding = new SpeechUnderstanding({
+    timeoutMs: 120_000, evidence: 'full', ...opts, ...(native ? { native } : {}),
+    ...(cache ? { decode: cachedDecode(cache, native ? { engine: 'native', decode: (...a) => u.nativeDecode(...a) } : undefined) } : {}),
+  });
+  return {
+    name: `pocketsphinx (${native ? 'persistent looptale-asr decoders' : 'pocketsphinx_continuous per decode'}), the stage's language model, brain gate, phone-loop verification of the key words`,
     async understand(story, state, wav) {
       const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
       const features: Record<string, number | string | null> = {
@@ -441,13 +446,13 @@ export function createBenchUnderstander(): Promise<{
       return r.ok ? { ok: true, text: r.text, features } : { ok: false, heard: r.heard, reason: r.reason, features };
     },
     close: () => u.close(),
-  });
+  };
 }
 
 /** The bench's decodes kept on disk (BENCH_VU_DECODE_CACHE=<dir>), keyed by the grammar or model, the dictionary,
  *  the flags and the audio: a second run that changes only the policy (thresholds, key words) decodes nothing again.
  *  Only for the bench: a decode depends on nothing else (a fresh process, a fixed dither seed). */
-export function cachedDecode(dir: string): DecodeFn {
+export function cachedDecode(dir: string, inner?: { engine: string; decode: DecodeFn }): DecodeFn {
   const hashes = new Map<string, string>();
   const fileHash = async (path: string): Promise<string> => {
     let h = hashes.get(path);
@@ -457,13 +462,13 @@ export function cachedDecode(dir: string): DecodeFn {
   return async (modelDir, files, pcm, opts) => {
     const key = createHash('sha256')
       // An utterance's normalised model directory (cmn.ts) is a new path each time: keyed by its feat.params.
-      .update(JSON.stringify([/[/\\]cmn-[^/\\]+$/.test(modelDir) ? `feat:${createHash('sha256').update(await readFile(join(modelDir, 'en-us', 'feat.params'))).digest('hex')}` : modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
+      .update(JSON.stringify([...(inner ? [inner.engine] : []), /[/\\]cmn-[^/\\]+$/.test(modelDir) ? `feat:${createHash('sha256').update(await readFile(join(modelDir, 'en-us', 'feat.params'))).digest('hex')}` : modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
       .update(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
     const path = join(dir, key.slice(0, 2), `${key}.json`);
     try {
       return JSON.parse(await readFile(path, 'utf8')) as BtUtterance[] | null;
     } catch {
-      const r = await decodeOnce(modelDir, files, pcm, opts);
+      const r = await (inner ? inner.decode(modelDir, files, pcm, opts) : decodeOnce(modelDir, files, pcm, opts));
       // A failed decode (null: a deadline on a busy machine) is not kept.
       if (r) {
         await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
