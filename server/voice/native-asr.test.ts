@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSpeech } from './audio.js';
-import { buildGrammar } from './grammar.js';
+import { buildDictionary, buildGrammar } from './grammar.js';
+import { buildArpa } from './lm.js';
 import { NativeDecoders, buildNativeAsr } from './native-asr.js';
 import { DEFAULT_MODEL_DIR, isPocketsphinxAvailable } from './pocketsphinx.js';
 import { loadLexicon } from './pronounce.js';
@@ -28,6 +29,7 @@ describe.runIf(binary.ok)('looptale-asr: persistent pocketsphinx decoders', () =
   let dir: string;
   let grammar: DecodeFiles;
   let loop: DecodeFiles;
+  let lm: DecodeFiles;
   let tide: Int16Array;
   let dark: Int16Array;
   let pool: NativeDecoders;
@@ -39,6 +41,10 @@ describe.runIf(binary.ok)('looptale-asr: persistent pocketsphinx decoders', () =
     await writeFile(grammar.gram, g.jsgf);
     await writeFile(grammar.dict, g.dict);
     loop = await phoneLoopFiles();
+    const said = [['down', 'to', 'the', 'tide', 'caves'], ['up', 'to', 'the', 'lighthouse'], ['the', 'tide', 'is', 'low']];
+    lm = { gram: join(dir, 'm.arpa'), dict: join(dir, 'm.dict') };
+    await writeFile(lm.gram, buildArpa(said));
+    await writeFile(lm.dict, (await buildDictionary(said.flat(), lexicon, null)).dict);
     tide = await pcmOf('fixtures/audio/lantern-keeper/en/dead-end.en.l9.m3-175-50.wav');
     dark = await pcmOf('fixtures/audio/lantern-keeper/en/dead-end.en.l3.m3-175-50.wav');
     pool = new NativeDecoders({ binary: binary.ok ? binary.path : '', modelDir: DEFAULT_MODEL_DIR, size: 1 });
@@ -58,8 +64,12 @@ describe.runIf(binary.ok)('looptale-asr: persistent pocketsphinx decoders', () =
 
   it('gives the same answer whatever was decoded before (A, B, A)', async () => {
     const a1 = await pool.decode({ files: grammar }, tide, 30_000);
+    const m1 = await pool.decode({ files: lm, lm: true, args: ['-bestpath', 'no', '-lw', '10'] }, tide, 30_000);
     const b = await pool.decode({ files: loop, args: [] }, dark, 30_000);
     const a2 = await pool.decode({ files: grammar }, tide, 30_000);
+    const m2 = await pool.decode({ files: lm, lm: true, args: ['-bestpath', 'no', '-lw', '10'] }, tide, 30_000);
+    expect(m1?.[0]?.hyp).toMatch(/tide/);
+    expect(m2).toEqual(m1);
     const loopA = await pool.decode({ files: loop, args: [] }, tide, 30_000);
     const loopB = await pool.decode({ files: loop, args: [] }, dark, 30_000);
     expect(b?.[0]?.words.length).toBeGreaterThan(5);

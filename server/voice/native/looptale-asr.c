@@ -5,15 +5,16 @@
  * utterance of audio. The answer is what pocketsphinx's `-backtrace yes` log holds (server/voice/backtrace.ts): the
  * hypothesis, its score and the words of the best path with their frames and acoustic and language scores.
  *
- * Same audio, same answer, whatever was decoded before:
- *   - the utterance is decoded at once (full_utt), its features normalised by its own cepstral mean (see own_mean),
- *     never by a running mean carried over from earlier audio;
- *   - the dither's random generator is seeded again before each utterance, the front end's noise statistics reset;
- *   - words are added to one dictionary as requests need them; a search only sees its own words (a grammar's words,
- *     a language model's known words), so other words in the dictionary change nothing. Adding words to
- *     pocketsphinx also adds them to every language-model search, so those are dropped first (rebuilt when next
- *     asked for). A word asked for with another pronunciation than the one loaded resets the whole dictionary.
- *
+ * Same audio, same answer, whatever was decoded before, and the answer pocketsphinx_continuous gives from a fresh
+ * process (the thresholds of server/voice/policy.ts were tuned on those):
+ *   - features are normalised from the utterance's own cepstral mean (see own_mean), never from a running mean
+ *     carried over from earlier audio; the dither's random generator is reseeded, the front end reset;
+ *   - the audio is fed in blocks as pocketsphinx_continuous feeds it (its voice-activity detector drops the same
+ *     silent frames; fed whole, the language model heard "the tide can you" for "... the tide caves");
+ *   - one decoder per dictionary file (8 kept, ~3 MB of private memory each; the model loads in a few ms, its senone
+ *     file mapped and shared), loaded with exactly the request's words in their order, so homophones (a name's
+ *     spelling variants: "ferrule", "ferule") tie as in a fresh process. One shared dictionary grown word by word tied
+ *     them by the order earlier requests added words. Searches are kept per decoder by file, flags and mtime.
  * Protocol (stdin/stdout, one line each way per request):
  *   request:  id TAB kind TAB search-file TAB dict-file TAB flags TAB base64(PCM16LE mono 16 kHz) NL
  *             kind: jsgf | lm; flags: space-separated "-flag value" pairs among FLAGS below ("" = the defaults).
@@ -21,7 +22,7 @@
  *              "cpu_ms":..,"search":"cached"|"built"} (utts is [] when nothing was heard)
  *             or {"id":..,"ok":false,"error":".."}: a bad request is refused, the process goes on.
  *   At start: {"ready":true,"pid":..} once the model is loaded, or {"ready":false,"error":".."} and exit 1.
- * Usage: looptale-asr [--cmn=own|batch] HMM_DIR [-flag value ...]   (decoder flags for every search, e.g. -dither yes)
+ * Usage: looptale-asr [--cmn=own|batch] [--feed=blocks|whole] HMM_DIR [-flag value ...]   (flags for every decoder)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,10 +40,8 @@
 #include <sphinxbase/feat.h>
 #include <sphinxbase/err.h>
 #include <sphinxbase/genrand.h>
-#include <sphinxbase/hash_table.h>
 
 #define MAX_LINE (64L * 1024 * 1024)
-#define MAX_SEARCHES 48
 
 /* Decoder flags a request may set for its search; every other flag stays as started. */
 typedef enum { T_FLOAT, T_INT, T_BOOL } flag_type;
@@ -57,13 +56,16 @@ static const struct {
 };
 #define N_FLAGS (sizeof(FLAGS) / sizeof(FLAGS[0]))
 
-static ps_decoder_t *ps;
-static cmd_ln_t *config;
+static char **base_args;
+static int n_base_args;
 static double defaults[N_FLAGS];
 static long seed = 1;
 /* How features are normalised: own (default, see own_mean) or the model's batch normalisation. */
 static enum { NORM_OWN, NORM_BATCH } cmn_mode = NORM_OWN;
 static mfcc_t default_mean[64];
+/* Audio fed in blocks of 2048 samples as pocketsphinx_continuous does (default; frames the voice-activity detector
+ * finds silent dropped), or as one whole utterance (full_utt). */
+static int feed_blocks = 1;
 
 typedef struct {
     char name[16];
@@ -73,15 +75,23 @@ typedef struct {
     off_t size;
     unsigned long used;
 } search_t;
-static search_t searches[MAX_SEARCHES];
-static int n_searches = 0;
+
+#define MAX_DECODERS 8
+#define MAX_SEARCHES 8
+typedef struct {
+    ps_decoder_t *ps;
+    cmd_ln_t *config;
+    char *dict;
+    time_t mtime;
+    long mtime_ns;
+    off_t size;
+    unsigned long used;
+    search_t searches[MAX_SEARCHES];
+    int n_searches;
+} decoder_t;
+static decoder_t decoders[MAX_DECODERS];
+static int n_decoders = 0;
 static unsigned long clock_tick = 0, next_name = 0;
-
-/* Words loaded in the dictionary (with "(2)" marks for alternatives) -> pronunciation; and per base word how many. */
-static hash_table_t *words;
-static hash_table_t *alternatives;
-static glist_t word_keys = NULL; /* owned strings of both tables */
-
 
 /* ---- output ---- */
 
@@ -147,13 +157,13 @@ static int flag_index(const char *name) {
     return -1;
 }
 
-static void set_flag(size_t i, double v) {
+static void set_flag(cmd_ln_t *config, size_t i, double v) {
     if (FLAGS[i].type == T_FLOAT) cmd_ln_set_float_r(config, FLAGS[i].name, v);
     else cmd_ln_set_int_r(config, FLAGS[i].name, (long)v);
 }
 
-/* Parses "-flag value ..." (NULL err: apply to the configuration after resetting every flag to its default). */
-static int apply_flags(const char *flags, const char **bad) {
+/* Parses "-flag value ..."; with a configuration, sets them there (every other flag of FLAGS back to its default). */
+static int apply_flags(cmd_ln_t *config, const char *flags, const char **bad) {
     char *copy = strdup(flags), *save = NULL;
     double values[N_FLAGS];
     int given[N_FLAGS] = {0};
@@ -183,194 +193,91 @@ static int apply_flags(const char *flags, const char **bad) {
         if (bad) *bad = flags;
         return -1;
     }
-    for (size_t i = 0; i < N_FLAGS; i++) set_flag(i, given[i] ? values[i] : defaults[i]);
+    if (config)
+        for (size_t i = 0; i < N_FLAGS; i++) set_flag(config, i, given[i] ? values[i] : defaults[i]);
     return 0;
 }
 
-/* ---- dictionary ---- */
+/* ---- decoders, one per dictionary ---- */
 
-static void forget_searches(int lm_only) {
-    for (int i = 0; i < n_searches;) {
-        if (lm_only && strcmp(searches[i].kind, "lm") != 0) {
-            i++;
-            continue;
-        }
-        ps_unset_search(ps, searches[i].name);
-        free(searches[i].kind);
-        free(searches[i].path);
-        free(searches[i].flags);
-        searches[i] = searches[--n_searches];
-    }
+static void drop_search(decoder_t *d, int i) {
+    ps_unset_search(d->ps, d->searches[i].name);
+    free(d->searches[i].kind);
+    free(d->searches[i].path);
+    free(d->searches[i].flags);
+    d->searches[i] = d->searches[--d->n_searches];
 }
 
-static void keep_key(char *k) {
-    word_keys = glist_add_ptr(word_keys, k);
+static void drop_decoder(int i) {
+    decoder_t *d = &decoders[i];
+    while (d->n_searches > 0) drop_search(d, 0);
+    ps_free(d->ps);
+    cmd_ln_free_r(d->config);
+    free(d->dict);
+    decoders[i] = decoders[--n_decoders];
 }
 
-static int reset_dictionary(void) {
-    forget_searches(0);
-    hash_table_empty(words);
-    hash_table_empty(alternatives);
-    for (gnode_t *g = word_keys; g; g = gnode_next(g)) ckd_free(gnode_ptr(g));
-    glist_free(word_keys);
-    word_keys = NULL;
-    return ps_load_dict(ps, "/dev/null", NULL, NULL);
+static int same_file(const char *path, time_t mtime, long ns, off_t size, const char *path2, const struct stat *st) {
+    return strcmp(path, path2) == 0 && mtime == st->st_mtim.tv_sec && ns == st->st_mtim.tv_nsec && size == st->st_size;
 }
 
-typedef struct {
-    char *word, *pron;
-} entry_t;
-
-static char *base_of(const char *word) {
-    char *b = strdup(word);
-    char *paren = strrchr(b, '(');
-    if (paren && paren != b && b[strlen(b) - 1] == ')') *paren = '\0';
-    return b;
-}
-
-/* Reads a dictionary file: "word PH ON ES" per line, pronunciations normalised to single spaces. */
-static int read_dict(const char *path, entry_t **out, int *n_out, const char **why) {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        *why = "cannot open the dictionary %s";
-        return -1;
+/* The decoder of this dictionary file: loaded with exactly its words, in its order, as pocketsphinx_continuous -dict
+ * loads them (homophones, e.g. a name's spelling variants, then tie the same way whatever was decoded before). */
+static decoder_t *decoder_for(const char *dict, const char **why) {
+    struct stat st;
+    if (stat(dict, &st) < 0 || !S_ISREG(st.st_mode)) {
+        *why = "no such dictionary %s";
+        return NULL;
     }
-    int n = 0, cap = 64;
-    entry_t *list = malloc(cap * sizeof *list);
-    char *line = NULL;
-    size_t len = 0;
-    while (getline(&line, &len, f) >= 0) {
-        char *save = NULL, *word = strtok_r(line, " \t\r\n", &save);
-        if (!word) continue;
-        char pron[4096] = "";
-        size_t used = 0;
-        int phones = 0;
-        for (char *ph = strtok_r(NULL, " \t\r\n", &save); ph; ph = strtok_r(NULL, " \t\r\n", &save)) {
-            size_t l = strlen(ph);
-            if (used + l + 2 >= sizeof pron) break;
-            if (used) pron[used++] = ' ';
-            memcpy(pron + used, ph, l + 1);
-            used += l;
-            phones++;
-        }
-        if (phones == 0) continue;
-        if (n == cap) list = realloc(list, (cap *= 2) * sizeof *list);
-        list[n].word = strdup(word);
-        list[n].pron = strdup(pron);
-        n++;
+    for (int i = 0; i < n_decoders; i++)
+        if (same_file(decoders[i].dict, decoders[i].mtime, decoders[i].mtime_ns, decoders[i].size, dict, &st)) return &decoders[i];
+    if (n_decoders == MAX_DECODERS) {
+        int oldest = 0;
+        for (int i = 1; i < n_decoders; i++)
+            if (decoders[i].used < decoders[oldest].used) oldest = i;
+        drop_decoder(oldest);
     }
-    free(line);
-    fclose(f);
-    *out = list;
-    *n_out = n;
-    return 0;
-}
-
-static void free_entries(entry_t *list, int n) {
-    for (int i = 0; i < n; i++) {
-        free(list[i].word);
-        free(list[i].pron);
+    base_args[3] = (char *)dict;
+    cmd_ln_t *config = cmd_ln_parse_r(NULL, ps_args(), n_base_args, base_args, FALSE);
+    ps_decoder_t *ps = config ? ps_init(config) : NULL;
+    if (!ps) {
+        if (config) cmd_ln_free_r(config);
+        *why = "cannot load the model with the dictionary %s";
+        return NULL;
     }
-    free(list);
-}
-
-/* Makes the loaded dictionary hold the request's words with exactly its pronunciations. */
-static int load_words(const char *path, const char **why) {
-    if (!*path) return 0;
-    entry_t *list;
-    int n;
-    if (read_dict(path, &list, &n, why) < 0) return -1;
-    /* How many pronunciations each base word has in the request. */
-    hash_table_t *counts = hash_table_new(n + 1, HASH_CASE_YES);
-    glist_t count_keys = NULL;
-    int conflict = 0, missing = 0;
-    for (int i = 0; i < n; i++) {
-        char *b = base_of(list[i].word);
-        void *v;
-        if (hash_table_lookup(counts, b, &v) == 0) {
-            hash_table_replace(counts, b, (void *)((long)v + 1));
-            free(b);
-        } else {
-            hash_table_enter(counts, b, (void *)1L);
-            count_keys = glist_add_ptr(count_keys, b);
-        }
-        if (hash_table_lookup(words, list[i].word, &v) == 0) {
-            if (strcmp((const char *)v, list[i].pron) != 0) conflict = 1;
-        } else missing = 1;
-    }
-    for (gnode_t *g = count_keys; g && !conflict; g = gnode_next(g)) {
-        void *have, *want;
-        hash_table_lookup(counts, gnode_ptr(g), &want);
-        if (hash_table_lookup(alternatives, gnode_ptr(g), &have) == 0 && (long)have != (long)want) conflict = 1;
-    }
-    int rv = 0;
-    if (conflict) {
-        if (reset_dictionary() < 0) {
-            *why = "cannot reset the dictionary%s";
-            rv = -1;
-        }
-        missing = 1;
-    }
-    if (rv == 0 && missing) {
-        /* Adding words adds them to every language-model search too: those go first. */
-        forget_searches(1);
-        for (int i = 0; i < n && rv == 0; i++) {
-            void *v;
-            if (hash_table_lookup(words, list[i].word, &v) == 0) continue;
-            if (ps_add_word(ps, list[i].word, list[i].pron, FALSE) < 0) {
-                *why = "cannot add a word of %s (unknown phone?)";
-                rv = -1;
-                break;
-            }
-            char *w = strdup(list[i].word), *p = strdup(list[i].pron);
-            hash_table_enter(words, w, p);
-            keep_key(w);
-            keep_key(p);
-            char *b = base_of(list[i].word);
-            if (hash_table_lookup(alternatives, b, &v) == 0) {
-                hash_table_replace(alternatives, b, (void *)((long)v + 1));
-                free(b);
-            } else {
-                hash_table_enter(alternatives, b, (void *)1L);
-                keep_key(b);
-            }
-        }
-        /* A failed add leaves the dictionary partly changed: start again from an empty one next time. */
-        if (rv < 0) reset_dictionary();
-    }
-    for (gnode_t *g = count_keys; g; g = gnode_next(g)) free(gnode_ptr(g));
-    glist_free(count_keys);
-    hash_table_free(counts);
-    free_entries(list, n);
-    return rv;
+    decoder_t *d = &decoders[n_decoders++];
+    memset(d, 0, sizeof *d);
+    d->ps = ps;
+    d->config = config;
+    d->dict = strdup(dict);
+    d->mtime = st.st_mtim.tv_sec;
+    d->mtime_ns = st.st_mtim.tv_nsec;
+    d->size = st.st_size;
+    /* Normalised from each utterance's own mean (own_mean), live from there. */
+    if (cmn_mode == NORM_OWN) ps_get_feat(ps)->cmn = CMN_LIVE;
+    return d;
 }
 
 /* ---- searches ---- */
 
-static int find_search(const char *kind, const char *path, const char *flags, const struct stat *st) {
-    for (int i = 0; i < n_searches; i++) {
-        search_t *s = &searches[i];
-        if (strcmp(s->kind, kind) == 0 && strcmp(s->path, path) == 0 && strcmp(s->flags, flags) == 0 && s->mtime == st->st_mtim.tv_sec
-            && s->mtime_ns == st->st_mtim.tv_nsec && s->size == st->st_size)
-            return i;
+static int find_search(decoder_t *d, const char *kind, const char *path, const char *flags, const struct stat *st) {
+    for (int i = 0; i < d->n_searches; i++) {
+        search_t *s = &d->searches[i];
+        if (strcmp(s->kind, kind) == 0 && strcmp(s->flags, flags) == 0 && same_file(s->path, s->mtime, s->mtime_ns, s->size, path, st)) return i;
     }
     return -1;
 }
 
-static int build_search(const char *kind, const char *path, const char *flags, const struct stat *st, const char **why) {
-    if (n_searches == MAX_SEARCHES) {
+static int build_search(decoder_t *d, const char *kind, const char *path, const char *flags, const struct stat *st, const char **why) {
+    if (d->n_searches == MAX_SEARCHES) {
         int oldest = 0;
-        for (int i = 1; i < n_searches; i++)
-            if (searches[i].used < searches[oldest].used) oldest = i;
-        ps_unset_search(ps, searches[oldest].name);
-        free(searches[oldest].kind);
-        free(searches[oldest].path);
-        free(searches[oldest].flags);
-        searches[oldest] = searches[--n_searches];
+        for (int i = 1; i < d->n_searches; i++)
+            if (d->searches[i].used < d->searches[oldest].used) oldest = i;
+        drop_search(d, oldest);
     }
-    search_t *s = &searches[n_searches];
+    search_t *s = &d->searches[d->n_searches];
     snprintf(s->name, sizeof s->name, "s%lu", next_name++);
-    int rv = strcmp(kind, "lm") == 0 ? ps_set_lm_file(ps, s->name, path) : ps_set_jsgf_file(ps, s->name, path);
+    int rv = strcmp(kind, "lm") == 0 ? ps_set_lm_file(d->ps, s->name, path) : ps_set_jsgf_file(d->ps, s->name, path);
     if (rv < 0) {
         *why = "cannot build a search from %s";
         return -1;
@@ -381,7 +288,7 @@ static int build_search(const char *kind, const char *path, const char *flags, c
     s->mtime = st->st_mtim.tv_sec;
     s->mtime_ns = st->st_mtim.tv_nsec;
     s->size = st->st_size;
-    return n_searches++;
+    return d->n_searches++;
 }
 
 /* ---- feature normalisation ---- */
@@ -391,7 +298,7 @@ static int build_search(const char *kind, const char *path, const char *flags, c
  * by the model's `-cmn batch`, except that frames of near-zero energy (the digital quiet around trimmed speech) are
  * left as they are, as live normalisation leaves them. With plain batch normalisation those frames fall far below any
  * silence the model was trained on, and "Down to the tide caves" (fixture m3) was heard as silence and then a decoy. */
-static void own_mean(const int16 *pcm, size_t samples) {
+static void own_mean(ps_decoder_t *ps, const int16 *pcm, size_t samples) {
     fe_t *fe = ps_get_fe(ps);
     feat_t *fcb = ps_get_feat(ps);
     int veclen = fe_get_output_size(fe);
@@ -402,24 +309,34 @@ static void own_mean(const int16 *pcm, size_t samples) {
     fe_start_stream(fe);
     fe_start_utt(fe);
     size_t left = samples;
-    int32 nfr = 0, ntail = 0;
-    fe_process_frames(fe, NULL, &left, NULL, &nfr, NULL);
-    mfcc_t **cep = (mfcc_t **)ckd_calloc_2d((size_t)nfr + 2, (size_t)veclen, sizeof(mfcc_t));
-    const int16 *p = pcm;
-    left = samples;
-    if (fe_process_frames(fe, &p, &left, cep, &nfr, NULL) >= 0) {
+    int32 cap = 0, nfr = 0, ntail = 0;
+    fe_process_frames(fe, NULL, &left, NULL, &cap, NULL);
+    cap += 64;
+    mfcc_t **cep = (mfcc_t **)ckd_calloc_2d((size_t)cap, (size_t)veclen, sizeof(mfcc_t));
+    /* In blocks, as the decode reads them: the voice-activity detector keeps the same frames. */
+    for (size_t at = 0; at < samples && nfr < cap - 1;) {
+        size_t block = samples - at < 2048 ? samples - at : 2048, rest = block;
+        const int16 *p = pcm + at;
+        int32 n = cap - 1 - nfr;
+        if (fe_process_frames(fe, &p, &rest, cep + nfr, &n, NULL) < 0) break;
+        nfr += n;
+        at += block - rest;
+        if (rest == block && n == 0) break;
+    }
+    if (nfr < cap) {
         fe_end_utt(fe, cep[nfr], &ntail);
         nfr += ntail;
-        for (int f = 0; f < nfr; f++) {
-            if (cep[f][0] < 0) continue;
-            for (int i = 0; i < veclen; i++) sum[i] += cep[f][i];
-            used++;
-        }
+    }
+    for (int f = 0; f < nfr; f++) {
+        if (cep[f][0] < 0) continue;
+        for (int i = 0; i < veclen; i++) sum[i] += cep[f][i];
+        used++;
     }
     ckd_free_2d(cep);
     for (int i = 0; i < veclen; i++) mean[i] = used > 0 ? (mfcc_t)(sum[i] / used) : default_mean[i];
     fcb->cmn = CMN_LIVE;
     cmn_live_set(fcb->cmn_struct, mean);
+    fe_start_stream(fe);
     free(sum);
     free(mean);
 }
@@ -458,7 +375,7 @@ static void serve(char *line) {
         return;
     }
     const char *bad = NULL;
-    if (apply_flags(flags, &bad) < 0) {
+    if (apply_flags(NULL, flags, &bad) < 0) {
         refuse(id, "bad decoder flags '%s'", bad);
         return;
     }
@@ -474,29 +391,34 @@ static void serve(char *line) {
     }
     double t0 = cpu_ms();
     const char *why = NULL;
-    if (load_words(dict, &why) < 0) {
+    decoder_t *d = decoder_for(dict, &why);
+    if (!d) {
         refuse(id, why, dict);
         return;
     }
+    d->used = ++clock_tick;
+    ps_decoder_t *ps = d->ps;
+    /* The search is built, and decodes, with the request's flags. */
+    apply_flags(d->config, flags, NULL);
     int built = 0;
-    int at = find_search(kind, path, flags, &st);
+    int at = find_search(d, kind, path, flags, &st);
     if (at < 0) {
-        at = build_search(kind, path, flags, &st, &why);
+        at = build_search(d, kind, path, flags, &st, &why);
         if (at < 0) {
             refuse(id, why, path);
             return;
         }
         built = 1;
     }
-    searches[at].used = ++clock_tick;
-    if (ps_set_search(ps, searches[at].name) < 0) {
+    d->searches[at].used = ++clock_tick;
+    if (ps_set_search(ps, d->searches[at].name) < 0) {
         refuse(id, "cannot select the search for %s", path);
         return;
     }
     size_t samples = (size_t)bytes / 2;
     int16 *pcm = malloc(samples * sizeof(int16) + 2);
     memcpy(pcm, audio, (size_t)bytes);
-    if (cmn_mode == NORM_OWN) own_mean(pcm, samples);
+    if (cmn_mode == NORM_OWN) own_mean(ps, pcm, samples);
     /* The same audio gives the same answer: the dither's generator and the front end start afresh. */
     genrand_seed((unsigned long)seed);
     ps_start_stream(ps);
@@ -505,7 +427,13 @@ static void serve(char *line) {
         refuse(id, "cannot start an utterance%s", NULL);
         return;
     }
-    int frames = samples > 0 ? ps_process_raw(ps, pcm, samples, FALSE, TRUE) : 0;
+    int frames = 0;
+    if (feed_blocks) {
+        for (size_t at = 0; at < samples && frames >= 0; at += 2048) {
+            int r = ps_process_raw(ps, pcm + at, samples - at < 2048 ? samples - at : 2048, FALSE, FALSE);
+            frames = r < 0 ? r : frames + r;
+        }
+    } else if (samples > 0) frames = ps_process_raw(ps, pcm, samples, FALSE, TRUE);
     free(pcm);
     if (ps_end_utt(ps) < 0 || frames < 0) {
         refuse(id, "decoding failed%s", NULL);
@@ -541,29 +469,31 @@ static void serve(char *line) {
 }
 
 int main(int argc, char **argv) {
-    if (argc >= 3 && strncmp(argv[1], "--cmn=", 6) == 0) {
-        if (strcmp(argv[1] + 6, "batch") == 0) cmn_mode = NORM_BATCH;
-        else if (strcmp(argv[1] + 6, "own") != 0) argc = 0;
+    while (argc >= 3 && strncmp(argv[1], "--", 2) == 0) {
+        if (strcmp(argv[1], "--cmn=batch") == 0) cmn_mode = NORM_BATCH;
+        else if (strcmp(argv[1], "--feed=whole") == 0) feed_blocks = 0;
+        else if (strcmp(argv[1], "--cmn=own") != 0 && strcmp(argv[1], "--feed=blocks") != 0) argc = 0;
         argv++;
         argc--;
     }
     if (argc < 2 || argc % 2 != 0) {
-        fprintf(stderr, "usage: looptale-asr [--cmn=own|batch] HMM_DIR [-flag value ...]\n");
+        fprintf(stderr, "usage: looptale-asr [--cmn=own|batch] [--feed=blocks|whole] HMM_DIR [-flag value ...]\n");
         return 2;
     }
     err_set_logfp(NULL);
-    /* Decoder flags: the model, an empty dictionary (requests bring their words), no log; then the caller's. */
-    int n_args = 6 + (argc - 2);
-    char **args = calloc((size_t)n_args + 1, sizeof(char *));
-    args[0] = "-hmm";
-    args[1] = argv[1];
-    args[2] = "-dict";
-    args[3] = "/dev/null";
-    args[4] = "-logfn";
-    args[5] = "/dev/null";
-    for (int i = 2; i < argc; i++) args[6 + i - 2] = argv[i];
-    config = cmd_ln_parse_r(NULL, ps_args(), n_args, args, FALSE);
-    if (config) ps = ps_init(config);
+    /* Decoder flags: the model, the request's dictionary (set per decoder), no log; then the caller's. The first
+     * decoder (the phone loop's dictionary is any small one: here the model's filler dictionary) checks the model. */
+    n_base_args = 6 + (argc - 2);
+    base_args = calloc((size_t)n_base_args + 1, sizeof(char *));
+    base_args[0] = "-hmm";
+    base_args[1] = argv[1];
+    base_args[2] = "-dict";
+    base_args[3] = "/dev/null";
+    base_args[4] = "-logfn";
+    base_args[5] = "/dev/null";
+    for (int i = 2; i < argc; i++) base_args[6 + i - 2] = argv[i];
+    cmd_ln_t *config = cmd_ln_parse_r(NULL, ps_args(), n_base_args, base_args, FALSE);
+    ps_decoder_t *ps = config ? ps_init(config) : NULL;
     if (!config || !ps) {
         printf("{\"ready\":false,\"error\":\"cannot load the model from %s\"}\n", argv[1]);
         fflush(stdout);
@@ -579,8 +509,8 @@ int main(int argc, char **argv) {
         init = *end == ',' ? end + 1 : "";
     }
     for (size_t i = 0; i < N_FLAGS; i++) defaults[i] = FLAGS[i].type == T_FLOAT ? cmd_ln_float_r(config, FLAGS[i].name) : (double)cmd_ln_int_r(config, FLAGS[i].name);
-    words = hash_table_new(4096, HASH_CASE_YES);
-    alternatives = hash_table_new(4096, HASH_CASE_YES);
+    ps_free(ps);
+    cmd_ln_free_r(config);
     printf("{\"ready\":true,\"pid\":%d}\n", (int)getpid());
     fflush(stdout);
     char *line = NULL;
@@ -596,7 +526,6 @@ int main(int argc, char **argv) {
         serve(line);
     }
     free(line);
-    ps_free(ps);
-    cmd_ln_free_r(config);
+    while (n_decoders > 0) drop_decoder(0);
     return 0;
 }
