@@ -7,7 +7,7 @@ import type { PlayLanguage } from '../schema/enums.js';
 import { currentMoment, type GameState } from '../run/state.js';
 import type { Story } from '../story/format.js';
 import type { Decision } from './decision.js';
-import { decideTyped, expand, patternSize, speakable, stageOf, type SpeechPattern } from './speakable.js';
+import { decideTyped, patternSize, speakable, stageOf, type SpeechPattern } from './speakable.js';
 
 export type Action = { label: string; is(d: Decision): boolean };
 
@@ -93,9 +93,16 @@ export function acceptedActions(story: Story, state: GameState): Action[] {
   return out;
 }
 
-/** A deterministic spread of a pattern's sentences: every option of every part turns up early, in varied company. */
+/** A deterministic spread of a pattern's sentences: every option of every part turns up early, in varied company.
+ *  Never one that names the same thing twice ("Idris Holt and Idris Holt"): no player says it, and a team of two
+ *  has a sentence with two names. */
 export function sampleSentences(p: SpeechPattern, limit: number): string[] {
-  if (patternSize(p) <= limit) return expand(p, limit);
+  // Choices of parts that offer several (names, items), not the fixed small words ("and").
+  const twice = (picks: readonly (string | undefined)[]): boolean => {
+    const named = picks.filter((o, i) => o !== undefined && (p.parts[i]?.options.length ?? 0) > 1);
+    return new Set(named).size < named.length;
+  };
+  if (patternSize(p) <= limit) return expandChoices(p, limit).filter((c) => !twice(c)).map((c) => c.filter((o) => o !== undefined).join(' '));
   const out = new Set<string>();
   let seed = 0x9e3779b9;
   const rnd = (n: number): number => {
@@ -103,15 +110,24 @@ export function sampleSentences(p: SpeechPattern, limit: number): string[] {
     return seed % n;
   };
   for (let i = 0; out.size < limit && i < limit * 4; i++) {
-    const words: string[] = [];
-    for (const part of p.parts) {
-      const k = rnd(part.options.length + (part.optional ? 1 : 0));
-      const o = part.options[k];
-      if (o !== undefined) words.push(o);
-    }
-    out.add(words.join(' '));
+    const picks = p.parts.map((part) => part.options[rnd(part.options.length + (part.optional ? 1 : 0))]);
+    if (!twice(picks)) out.add(picks.filter((o) => o !== undefined).join(' '));
   }
   return [...out];
+}
+
+/** Every way to say a pattern (up to `limit`), as the option chosen for each part (undefined: an optional part left out). */
+function expandChoices(p: SpeechPattern, limit: number): (string | undefined)[][] {
+  let acc: (string | undefined)[][] = [[]];
+  for (const part of p.parts) {
+    const next: (string | undefined)[][] = [];
+    for (const picks of acc) {
+      if (part.optional) next.push([...picks, undefined]);
+      for (const o of part.options) next.push([...picks, o]);
+    }
+    acc = next;
+  }
+  return acc.slice(0, limit);
 }
 
 export type Coverage = { action: string; sentence: string | null; authored: boolean };

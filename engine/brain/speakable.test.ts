@@ -5,7 +5,7 @@ import { statesByStage } from '../sim/moment-states.js';
 import { step } from '../run/step.js';
 import { acceptedActions, speakableCoverage } from './coverage.js';
 import { listenCorpus } from './listen-corpus.js';
-import { decides, decideTyped, expand, patternSize, speakable, stageOf } from './speakable.js';
+import { decides, decidesHeard, decideTyped, expand, patternSize, riddleGuess, speakable, stageOf } from './speakable.js';
 
 const load = (slug: string): Story => Story.parse(JSON.parse(readFileSync(`fixtures/stories/${slug}/story.json`, 'utf8')));
 const siege = load('clockwork-siege');
@@ -55,6 +55,18 @@ describe('speakable sentences', () => {
     }
     const riddle = speakable(siege, stage("The Horologist's Riddles", 'riddle:hard'), 'english').filter((p) => p.kind === 'riddle');
     expect(riddle.map((p) => p.example)).toEqual(expect.arrayContaining(['escapement', 'spring']));
+  });
+
+  it('hears a listed wrong guess at a riddle as a decision (a wrong answer), not small talk', () => {
+    const hard = stage("The Horologist's Riddles", 'riddle:hard');
+    expect(riddleGuess(siege, hard, 'it is the spring')).toBe('spring');
+    expect(decides(decideTyped(siege, hard, 'spring'))).toBe(false);
+    expect(decidesHeard(siege, hard, 'spring')).toBe(true);
+    expect(decideTyped(siege, hard, 'spring').upgrade).toEqual({ stage: 'answer', correct: false });
+    expect(decidesHeard(siege, hard, 'can you repeat that')).toBe(false);
+    expect(decidesHeard(siege, hard, 'escapement')).toBe(true);
+    // Not at a bet: there a riddle's answer decides nothing.
+    expect(riddleGuess(siege, stage("The Horologist's Riddles", 'bet'), 'spring')).toBe(null);
   });
 
   it('leaves out aliases the story only writes in French', () => {

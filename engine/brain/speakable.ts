@@ -40,6 +40,23 @@ export function decides(d: Decision): boolean {
   return Boolean(d.matched || d.battle || d.selection?.length || d.equip || d.upgrade?.stage === 'bet' || (d.upgrade?.stage === 'answer' && d.upgrade.correct));
 }
 
+/** At a riddle, a wrong answer the story lists (another level's answer, "spring" when the escapement is asked for)
+ *  that the words name: a guess a player made, not small talk. The brain reads anything at a riddle as a wrong answer,
+ *  so only a listed one counts as a decision when heard (`decidesHeard`); the grammar offers every level's answers. */
+export function riddleGuess(story: Story, state: GameState, text: string): string | null {
+  const { moment: m, stage } = stageOf(story, state);
+  if (stage !== 'riddle' || !m?.upgrade) return null;
+  const said = fold(text);
+  // Either language's answers (the state does not say which is played; the brain reads both).
+  for (const d of m.upgrade.difficulties) for (const a of [...d.answers.en, ...(d.answers.fr ?? [])]) if (fold(a).trim() && said.includes(fold(a))) return a;
+  return null;
+}
+
+/** Whether words heard decide something here: `decides`, or a listed wrong guess at a riddle (`riddleGuess`). */
+export function decidesHeard(story: Story, state: GameState, text: string, d: Decision = decideTyped(story, state, text)): boolean {
+  return decides(d) || (d.upgrade?.stage === 'answer' && riddleGuess(story, state, text) !== null);
+}
+
 const FIXED_INPUT_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The scripted brain's decision on typed words at this state. */

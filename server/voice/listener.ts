@@ -3,7 +3,7 @@
 // recogniser (an OpenAI-compatible /audio/transcriptions, which returns free text) goes through its transcription and,
 // with the scripted brain, the same check that the words decide something here: small talk is a miss, never a
 // fallback reply that costs an interaction.
-import { decides, decideTyped } from '../../engine/brain/speakable.js';
+import { decidesHeard } from '../../engine/brain/speakable.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -49,7 +49,7 @@ export function transcriberListener(t: Transcriber, opts: { gate: boolean }): Li
     async hear(req) {
       const r = await t.transcribe({ audio: req.audio, language: req.language, ...momentSpeech(req.story, req.state, req.language) });
       if (!r.ok) return NOT_CAUGHT_MESSAGES.has(r.message) ? { ok: false, miss: true, reason: 'not_heard', heard: null, recogniser: t.name } : { ok: false, miss: false, message: r.message };
-      if (opts.gate && !decides(decideTyped(req.story, req.state, r.text))) return { ok: false, miss: true, reason: 'no_decision', heard: r.text, recogniser: t.name };
+      if (opts.gate && !decidesHeard(req.story, req.state, r.text)) return { ok: false, miss: true, reason: 'no_decision', heard: r.text, recogniser: t.name };
       return { ok: true, text: r.text, recogniser: t.name };
     },
   };

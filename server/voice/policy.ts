@@ -5,7 +5,7 @@
 // Thresholds chosen on the tuning half of `npm run bench -- voice-understanding` (never the held-out half); the
 // figures are in the notes of #13 (BENCH_VU_OPTS='{"keyWords":"content","thresholds":{...}}' tries others).
 import type { Decision } from '../../engine/brain/decision.js';
-import { decides, decideTyped, decisionKey } from '../../engine/brain/speakable.js';
+import { decides, decidesHeard, decideTyped, decisionKey } from '../../engine/brain/speakable.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 
@@ -89,7 +89,9 @@ export const DEFAULT_KEY_WORDS: KeyWordRule = 'changes';
 
 /** The words a decision rests on (indexes into `words`), by `rule`. */
 export function keyWords(story: Story, state: GameState, words: readonly string[], decision: Decision, rule: KeyWordRule = DEFAULT_KEY_WORDS): number[] {
-  const want = decisionKey(decision);
+  // A listed wrong guess at a riddle decides only while its words are there (decidesHeard).
+  const keyOf = (text: string, d: Decision): string => `${decisionKey(d)}|${decidesHeard(story, state, text, d)}`;
+  const want = keyOf(words.join(' '), decision);
   const out: number[] = [];
   words.forEach((w, i) => {
     if (rule === 'content' && !CARRIER_WORDS.has(w)) {
@@ -97,7 +99,7 @@ export function keyWords(story: Story, state: GameState, words: readonly string[
       return;
     }
     const without = words.filter((__, j) => j !== i).join(' ');
-    if (decisionKey(decideTyped(story, state, without)) !== want || (rule === 'naming' && decides(decideTyped(story, state, w)))) out.push(i);
+    if (keyOf(without, decideTyped(story, state, without)) !== want || (rule === 'naming' && decides(decideTyped(story, state, w)))) out.push(i);
   });
   return out;
 }

@@ -8,7 +8,7 @@ import { decideTyped } from '../../engine/brain/speakable.js';
 import { parseBacktrace } from './backtrace.js';
 import { buildArpa } from './lm.js';
 import { verify } from './verify.js';
-import { endsRun, keyWords } from './understanding.js';
+import { endsRun, keyWords, soundAlikes } from './understanding.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -120,5 +120,22 @@ describe('key words', () => {
     const e = decideTyped(siege, defence.state, heard.join(' '));
     expect(keyWords(siege, defence.state, heard, e, 'naming').map((i) => heard[i])).not.toContain('elegant');
     expect(keyWords(siege, defence.state, heard, e, 'content').map((i) => heard[i])).toContain('elegant');
+  });
+
+  it('of a listed wrong guess at a riddle are the guess', () => {
+    const siege = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
+    const hard = statesByStage(siege, { runs: 5 }).find((x) => x.stage === 'riddle:hard');
+    if (!hard) throw new Error('no riddle');
+    const words = 'it is the spring'.split(' ');
+    expect(keyWords(siege, hard.state, words, decideTyped(siege, hard.state, words.join(' '))).map((i) => words[i])).toEqual(['spring']);
+  });
+});
+
+describe('sound-alike words', () => {
+  it('map to one spelling, so a story sentence is known whichever spelling the grammar took', () => {
+    const m = soundAlikes('ferrule F EH R AH L\nferule F EH R AH L\nferule(2) F EH R UW L\nferrul F EH R UW L\nhammer HH AE M ER\n');
+    expect(m.get('ferule')).toBe('ferrule');
+    expect(m.get('ferrul')).toBe('ferrule');
+    expect(m.has('hammer')).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
-import { decides, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
+import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
 import { DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, grammarBounds, keyWordRule, keyWords, neededMargin, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
@@ -103,7 +103,25 @@ const DEFAULT_STANDBY = 3;
 
 type Model = DecodeFiles & { key: string; words: Set<string> };
 type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean };
-type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string> };
+type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string>; sounds: Map<string, string> };
+
+/** Words of a dictionary that sound alike (share a pronunciation: "ferrule" and the alias "ferule"), each to one of
+ *  them: the grammar may take either, so a story sentence is recognised whichever spelling its path went through. */
+export function soundAlikes(dict: string): Map<string, string> {
+  const byPron = new Map<string, string>();
+  const out = new Map<string, string>();
+  for (const line of dict.split('\n')) {
+    const m = /^(\S+?)(?:\(\d+\))?\s+(.+)$/.exec(line.trim());
+    if (!m?.[1] || !m[2]) continue;
+    const [word, pron] = [m[1], m[2].trim()];
+    const first = byPron.get(pron);
+    if (first === undefined) byPron.set(pron, out.get(word) ?? word);
+    else if (!out.has(word)) out.set(word, out.get(first) ?? first);
+  }
+  return out;
+}
+
+const sayAlike = (sounds: ReadonlyMap<string, string>, text: string): string => text.split(' ').map((w) => sounds.get(w) ?? w).join(' ');
 
 
 /** Whether a decision ends the run: a branch or answer leading to a Dead End, or the end of the game. */
@@ -224,7 +242,7 @@ export class SpeechUnderstanding {
       void freeOf();
     } else if (room()) void loopOf();
     const exact = await exactP;
-    let a = this.#heard(req, exact, grammar.decoys, grammar.authored);
+    let a = this.#heard(req, exact, grammar.decoys, grammar.authored, grammar.sounds);
     const strict = a.decision ? endsRun(req.story, a.decision) : false;
     // The exact grammar's decision is taken at or above `sure` whatever the model hears, never below `never`; in
     // between, what the model hears decides (policy.ts).
@@ -289,16 +307,16 @@ export class SpeechUnderstanding {
   }
 
   /** What one decoder heard: its words and their decision here (how well they fit the audio comes from #fit). */
-  #heard(req: UnderstandRequest, said: BtUtterance[] | null, decoys: readonly string[], authored: ReadonlySet<string> = new Set()): Candidate {
+  #heard(req: UnderstandRequest, said: BtUtterance[] | null, decoys: readonly string[], authored: ReadonlySet<string> = new Set(), sounds: ReadonlyMap<string, string> = new Map()): Candidate {
     const none: Candidate = { text: '', decision: null, keyWords: [], keyIndexes: [], decoy: false, margin: null, verification: null, reason: null, authored: false };
     if (!said) return none;
     const text = cleanHypothesis(said.map((u) => u.hyp).join(' '));
     if (!text) return none;
     if (decoys.includes(text)) return { ...none, text, decoy: true, reason: 'no_decision' };
     const decision = decideTyped(req.story, req.state, text);
-    if (!decides(decision)) return { ...none, text, reason: 'no_decision' };
+    if (!decidesHeard(req.story, req.state, text, decision)) return { ...none, text, reason: 'no_decision' };
     const words = text.split(' ');
-    const isAuthored = authored.has(text);
+    const isAuthored = authored.has(sayAlike(sounds, text));
     const keys = keyWords(req.story, req.state, words, decision, keyWordRule(this.opts.keyWords ?? DEFAULT_KEY_WORDS, isAuthored));
     return { ...none, text, decision, keyWords: keys.map((i) => words[i] ?? ''), keyIndexes: keys, authored: isAuthored };
   }
@@ -332,7 +350,8 @@ export class SpeechUnderstanding {
       const dir = await this.#workDir();
       const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
       const g = await buildGrammar({ patterns, vocabulary: [], decoys, builtinDecoys: this.opts.decoys !== false, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
-      const files: GrammarFiles = { ...g, authored, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`) };
+      const sounds = soundAlikes(g.dict);
+      const files: GrammarFiles = { ...g, authored: new Set([...authored].map((t) => sayAlike(sounds, t))), sounds, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`) };
       await writeFile(files.gram, g.jsgf);
       await writeFile(files.dict, g.dict);
       return files;
@@ -408,6 +427,7 @@ export function createBenchUnderstander(): Promise<{
       const features: Record<string, number | string | null> = {
         margin: r.margin, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
         key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
+        gaps: r.verification?.gaps.map((w) => `${w.word}:${w.frames}:${w.margin}`).join(' ') ?? null,
         grammar: r.heard_grammar ?? null, lm: r.heard_lm ?? null,
         ends_run: r.ok || r.reason === 'unsure' ? (endsRun(story, decideTyped(story, state, r.ok ? r.text : r.heard ?? '')) ? 1 : 0) : null,
       };
@@ -421,6 +441,9 @@ export function createBenchUnderstander(): Promise<{
  *  the flags and the audio: a second run that changes only the policy (thresholds, key words) decodes nothing again.
  *  Only for the bench: a decode depends on nothing else (a fresh process, a fixed dither seed). */
 export function cachedDecode(dir: string): DecodeFn {
+  // A decode's words and scores depend on the decoder: keyed by it, so that two engines' decodes never mix
+  // (pocketsphinx_continuous's keys are those of before, so that a cache of them stays valid).
+  const engine: string[] = [];
   const hashes = new Map<string, string>();
   const fileHash = async (path: string): Promise<string> => {
     let h = hashes.get(path);
@@ -430,7 +453,7 @@ export function cachedDecode(dir: string): DecodeFn {
   return async (modelDir, files, pcm, opts) => {
     const key = createHash('sha256')
       // An utterance's normalised model directory (cmn.ts) is a new path each time: keyed by its feat.params.
-      .update(JSON.stringify([/[/\\]cmn-[^/\\]+$/.test(modelDir) ? `feat:${createHash('sha256').update(await readFile(join(modelDir, 'en-us', 'feat.params'))).digest('hex')}` : modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
+      .update(JSON.stringify([...engine, /[/\\]cmn-[^/\\]+$/.test(modelDir) ? `feat:${createHash('sha256').update(await readFile(join(modelDir, 'en-us', 'feat.params'))).digest('hex')}` : modelDir, await fileHash(files.gram), await fileHash(files.dict), opts.lm ?? false, opts.args ?? null]))
       .update(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)).digest('hex');
     const path = join(dir, key.slice(0, 2), `${key}.json`);
     try {

@@ -38,6 +38,9 @@ export type Verification = {
   utterance: number;
   /** Each word of the hypothesis in order (fillers left out): its margin over the loop per frame. */
   words: WordFit[];
+  /** The silences and fillers on the path, in order: where speech the sentence left out would hide ("Ferrule" fit as
+   *  silence before "hit the dog"), each with its margin over the loop per frame. */
+  gaps: WordFit[];
 };
 
 /** The loop's acoustic score over frames [start, end] of an utterance, each phone counted for its share inside. */
@@ -62,6 +65,7 @@ export function verify(said: readonly BtUtterance[], loop: readonly BtUtterance[
   let allFrames = 0;
   let allDiff = 0;
   const words: WordFit[] = [];
+  const gaps: WordFit[] = [];
   said.forEach((u, k) => {
     const l = loop[k];
     if (!l) return;
@@ -70,12 +74,15 @@ export function verify(said: readonly BtUtterance[], loop: readonly BtUtterance[
       const d = w.ascr - loopScore(l, w.start, w.end);
       allFrames += n;
       allDiff += d;
-      if (isFiller(w.word) || w.word === '<s>' || w.word === '</s>') continue;
+      if (isFiller(w.word) || w.word === '<s>' || w.word === '</s>') {
+        gaps.push({ word: w.word, frames: n, margin: r2(d / n) });
+        continue;
+      }
       frames += n;
       diff += d;
       words.push({ word: w.word.replace(/\(\d+\)$/, ''), frames: n, margin: r2(d / n) });
     }
   });
   if (frames === 0) return null;
-  return { frames, speech: r2(diff / frames), utterance: r2(allDiff / Math.max(1, allFrames)), words };
+  return { frames, speech: r2(diff / frames), utterance: r2(allDiff / Math.max(1, allFrames)), words, gaps };
 }
