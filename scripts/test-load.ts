@@ -1,16 +1,21 @@
-// `npm run test:load` (run by CI), two runs of `looptale load`; each fails on any error, stall over 10 s, lost or
-// doubled turn, and prints its report (with LOAD_JSON_DIR set, also as load.json and load-kill9.json there):
-//   1. a real server in this process, 50 clients for 30 s with a 10% socket drop rate, sending the recorded clips of
-//      fixtures/audio recognised offline (LOAD_AUDIO=0 sends text instead). Misheard lines get the character's
-//      fallback reply, which is not an error.
-//   2. kill -9: the load tool runs the server itself (--spawn-server) and kills it with SIGKILL every 10 s
-//      (--kill-every), restarting it on the same port and data, while 20 clients play for 30 s: every player must
+// `npm run test:load` (run by CI), three runs of `looptale load`, each printing its report (with LOAD_JSON_DIR set,
+// also as load.json, load-capacity.json and load-kill9.json there). Players keep a person's pace (--pace player: a
+// recorded line takes as long to send as to say, and a reply's speech is heard out before the next line) except in
+// the capacity run.
+//   1. drops: a real server in this process, 50 players for 30 s with a 10% socket drop rate, sending the recorded
+//      clips of fixtures/audio recognised offline (LOAD_AUDIO=0 sends text instead). Misheard lines get the
+//      character's fallback reply, which is not an error.
+//   2. capacity: the same, flat out (--pace flat-out: the next line a think time after each reply's text, while the
+//      reply is still being spoken), which offers more recognition than 2 cores do: its waits measure the queue.
+//   3. kill -9: the load tool runs the server itself (--spawn-server) and kills it with SIGKILL every 10 s
+//      (--kill-every), restarting it on the same port and data, while 20 players play for 30 s: every player must
 //      reconnect and replay, none may wait more than 10 s, and no acknowledged turn may be lost or counted twice.
+// Every run fails on an error, a lost or doubled turn, or a wait that reached the spec's 60 s pending-message timeout
+// (the client gives the turn up: cli/load/verdict.ts). Runs 1 and 3 also fail on any stall (a wait over 10 s for an
+// answer); run 2's stalls are printed, not failed on: flat out, the closed loop of players offers more than the machine
+// serves, and its waits are the capacity figure (LOAD_CAPACITY=0 skips it).
 // LOAD_CLIENTS, LOAD_DURATION, LOAD_KILL_CLIENTS, LOAD_KILL_EVERY, LOAD_STALL_S (10) change the figures.
-// LOAD_STALLS=report (what CI sets) still counts and prints stalls but does not fail on them alone: a stall is a wait
-// over a wall-clock threshold, a timing figure, and CI's shared 2-core machine is no place to assert one; errors,
-// lost and doubled turns always fail, and so does a wait that reached the spec's 60 s pending-message timeout (the
-// client gives the turn up: cli/load/verdict.ts).
+// LOAD_STALLS=report prints the stalls of every run without failing on them (a machine known to be overloaded).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,14 +35,14 @@ const stallsFail = process.env.LOAD_STALLS !== 'report';
 // A text run measures the game server alone: no recogniser, no speech synthesis.
 process.env.VOICE ??= wantAudio ? 'on' : 'off';
 
-async function looptaleLoad(args: string[]): Promise<number> {
+async function looptaleLoad(args: string[], stallsReportOnly = !stallsFail): Promise<number> {
   const code = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, [BIN, 'load', ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('exit', (c) => resolve(c ?? 1));
   });
-  if (code !== 1 || stallsFail) return code;
-  // Failed: with LOAD_STALLS=report, a run whose only failure is stalls under the spec's 60 s pending timeout passes
-  // (its report lists them).
+  if (code !== 1 || !stallsReportOnly) return code;
+  // Failed: where stalls are only reported, a run whose only failure is stalls under the spec's 60 s pending timeout
+  // passes (its report lists them).
   try {
     const v = reportOnlyVerdict(JSON.parse(readFileSync(args[args.indexOf('--json') + 1] ?? '', 'utf8')) as LoadReport);
     if (v.note) process.stdout.write(`${v.note}\n`);
@@ -52,15 +57,24 @@ const server = await startServer(config, createLogger('warn'));
 const audioDir = join(root, 'fixtures/audio/lantern-keeper/en');
 const useAudio = wantAudio && existsSync(audioDir) && existsSync('/usr/bin/pocketsphinx_continuous') && server.services.transcriber.name !== 'none';
 const mode = useAudio ? ['--audio', audioDir] : ['--text'];
-process.stdout.write(`test:load 1/2: ${useAudio ? 'recorded audio' : 'text'} against ${server.url}, 10% socket drops\n`);
-const first = await looptaleLoad(['--url', server.url, '--clients', process.env.LOAD_CLIENTS ?? '50', '--ramp', '5',
-  '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.1', '--stall-s', process.env.LOAD_STALL_S ?? '10', ...mode, '--json', join(jsonDir, 'load.json')]);
+const drops = (pace: string, json: string): string[] => ['--url', server.url, '--clients', process.env.LOAD_CLIENTS ?? '50', '--ramp', '5',
+  '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.1', '--stall-s', process.env.LOAD_STALL_S ?? '10', '--pace', pace, ...mode, '--json', join(jsonDir, json)];
+const capacity = process.env.LOAD_CAPACITY !== '0';
+const total = capacity ? 3 : 2;
+process.stdout.write(`test:load 1/${total}: ${useAudio ? 'recorded audio' : 'text'} against ${server.url}, 10% socket drops, players at a person's pace\n`);
+const first = await looptaleLoad(drops('player', 'load.json'));
+let second = 0;
+if (capacity) {
+  process.stdout.write(`\ntest:load 2/${total}: capacity: the same flat out (each next line a think time after the reply's text); stalls reported, not failed on\n`);
+  second = await looptaleLoad(drops('flat-out', 'load-capacity.json'), true);
+}
 await server.close();
 rmSync(dataDir, { recursive: true, force: true });
 
-process.stdout.write(`\ntest:load 2/2: ${useAudio ? 'recorded audio' : 'text'}, the server killed with SIGKILL every ${process.env.LOAD_KILL_EVERY ?? '10'} s and restarted\n`);
-const second = await looptaleLoad(['--spawn-server', '--kill-every', process.env.LOAD_KILL_EVERY ?? '10', '--clients', process.env.LOAD_KILL_CLIENTS ?? '20', '--ramp', '2',
+process.stdout.write(`\ntest:load ${total}/${total}: ${useAudio ? 'recorded audio' : 'text'}, the server killed with SIGKILL every ${process.env.LOAD_KILL_EVERY ?? '10'} s and restarted, players at a person's pace\n`);
+const third = await looptaleLoad(['--spawn-server', '--kill-every', process.env.LOAD_KILL_EVERY ?? '10', '--clients', process.env.LOAD_KILL_CLIENTS ?? '20', '--ramp', '2',
   '--duration', process.env.LOAD_DURATION ?? '30', '--think-time', '1', '--drop-rate', '0.05', '--stall-s', process.env.LOAD_STALL_S ?? '10', ...mode, '--json', join(jsonDir, 'load-kill9.json')]);
-process.stdout.write(`\ntest:load: ${first === 0 ? 'PASS' : 'FAIL'} (drops), ${second === 0 ? 'PASS' : 'FAIL'} (kill -9)\n`);
+const verdict = (code: number): string => (code === 0 ? 'PASS' : 'FAIL');
+process.stdout.write(`\ntest:load: ${verdict(first)} (drops), ${capacity ? `${verdict(second)} (capacity, stalls reported), ` : ''}${verdict(third)} (kill -9)\n`);
 if (!process.env.LOAD_JSON_DIR) rmSync(jsonDir, { recursive: true, force: true });
-process.exit(first || second);
+process.exit(first || second || third);

@@ -10,7 +10,7 @@ import { parsePlan } from '../../engine/story/testplan.js';
 import { Api } from '../lib/game-client.js';
 import { numberOption } from '../lib/options.js';
 import { CliError, runCommand } from '../lib/story-file.js';
-import { loadClips, LoadRunner, type LoadReport, type LoadSnapshot } from '../load/runner.js';
+import { type Clip, loadClips, LoadRunner, type LoadReport, type LoadSnapshot, type Pace } from '../load/runner.js';
 import { SpawnedServer } from '../load/server-spawn.js';
 import { formatServerMetrics } from '../load/server-metrics.js';
 import { isLoopback } from '../load/stats.js';
@@ -18,7 +18,7 @@ import { formatStall } from '../load/timeline.js';
 
 type Options = {
   url?: string; spawnServer?: boolean; killEvery?: string; dataDir?: string; stallS: string; patienceS: string; clients: string; ramp: string; duration: string; thinkTime: string; audio?: string; text?: boolean; dropRate: string;
-  maxP99Ms?: string; json?: string; allowRemote?: boolean; story: string; plan?: string; password: string; seed: string;
+  maxP99Ms?: string; json?: string; allowRemote?: boolean; story: string; plan?: string; password: string; seed: string; pace: string;
 };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -39,11 +39,12 @@ export function formatLoadReport(r: LoadReport): string {
   };
   const v = r.verification;
   return [
-    `${r.options.clients} clients, ${r.options.duration_s} s, ${r.options.mode}, drop rate ${r.options.drop_rate}`,
+    `${r.options.clients} clients, ${r.options.duration_s} s, ${r.options.mode}, drop rate ${r.options.drop_rate}, pace ${r.options.pace}`,
     `turns ${r.turns} (${r.turns_per_second}/s), runs ${r.runs}, drops ${r.drops}, reconnects ${r.reconnects}, audio not caught (then typed) ${r.stt_not_caught}`,
     `GAME_OUTPUT first: ${lat('game_output_first')}`,
     `GAME_OUTPUT final: ${lat('game_output_final')}`,
     `AUDIO_ANSWER first: ${lat('audio_answer_first')}`,
+    ...(r.options.pace === 'player' ? [`listening to a reply (its text, then its speech to the end): ${lat('listening')}`] : []),
     ...Object.entries(r.server_stages_ms).map(([k, s]) => `server ${k}: p50 ${s.p50} ms, p99 ${s.p99} ms (n ${s.n})`),
     ...formatServerMetrics(r.server_metrics, r.server_metrics_error),
     `errors: ${Object.keys(r.errors).length ? JSON.stringify(r.errors) : 'none'}`,
@@ -70,6 +71,7 @@ export function register(program: Command): void {
     .option('--ramp <s>', 'seconds over which players join', '5')
     .option('--duration <s>', 'seconds of play', '30')
     .option('--think-time <s>', 'seconds between a player\'s turns (randomised 0.5x-1.5x)', '1')
+    .option('--pace <mode>', 'player: say each recorded line in its real length and hear each reply\'s speech out before thinking (as people play); flat-out: the next line a think time after each reply\'s text (a capacity test)', 'player')
     .option('--audio <dir>', 'send recorded clips (fixtures/audio) instead of text where a clip of the line exists')
     .option('--text', 'send text (the default)')
     .option('--drop-rate <p>', 'probability that a turn\'s socket is killed mid-turn (0..1)', '0')
@@ -90,7 +92,8 @@ down (a restart) is waited for, up to --patience-s, and the wait counts towards 
 Examples:
   looptale load --url http://localhost:8787 --clients 50 --duration 30 --drop-rate 0.1
   looptale load --url http://localhost:8787 --clients 200 --ramp 20 --duration 60 --audio fixtures/audio --json load.json
-  looptale load --spawn-server --kill-every 10 --clients 30 --duration 30      # kill -9 and restart, 3 times`)
+  looptale load --spawn-server --kill-every 10 --clients 30 --duration 30      # kill -9 and restart, 3 times
+  looptale load --url http://localhost:8787 --clients 50 --audio fixtures/audio --pace flat-out   # capacity`)
     .action((o: Options) => runCommand(async () => {
       if (o.spawnServer === Boolean(o.url)) throw new CliError('Give either --url <server> or --spawn-server.');
       if (o.killEvery !== undefined && !o.spawnServer) throw new CliError('--kill-every needs --spawn-server (the harness restarts the server it runs).');
@@ -116,12 +119,14 @@ Examples:
         await spawned?.stop();
         throw new CliError((e as Error).message, 1);
       }
-      const clips = o.audio ? loadClips(o.audio) : new Map<string, { file: string; format: 'wav' | 'mp3' }>();
+      if (o.pace !== 'player' && o.pace !== 'flat-out') throw new CliError(`--pace must be player or flat-out, not ${o.pace}`);
+      const pace: Pace = o.pace;
+      const clips = o.audio ? loadClips(o.audio) : new Map<string, Clip>();
       if (o.audio && clips.size === 0) throw new CliError(`No audio clips with sidecars found in ${o.audio}`);
       const runner = new LoadRunner({
         url, stallMs: stallS * 1000, patienceMs: patienceS * 1000, clients: numberOption('clients', o.clients, { min: 1, max: 10_000 }), rampS: numberOption('ramp', o.ramp, { min: 0 }), durationS: numberOption('duration', o.duration, { min: 1 }),
         thinkTimeS: numberOption('think-time', o.thinkTime, { min: 0 }), dropRate: numberOption('drop-rate', o.dropRate, { min: 0, max: 1 }), storyId: storyRaw.id, plan: parsed.steps,
-        clips, password: o.password, seed: numberOption('seed', o.seed, { min: 0 }),
+        clips, password: o.password, seed: numberOption('seed', o.seed, { min: 0 }), pace,
       });
       const tty = Boolean(process.stderr.isTTY);
       const view = tty ? render(<Live s={runner.snapshot()} clients={runner.o.clients} />, { stdout: process.stderr, patchConsole: false }) : null;

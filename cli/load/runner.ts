@@ -1,5 +1,8 @@
 // The load harness: N virtual players, each signing up, starting runs of a fixture story and playing its test plan
-// by text or with recorded audio, with think time, for a duration. Sockets are dropped at random when asked: the
+// by text or with recorded audio, with think time, for a duration. By default players keep a person's pace
+// (`pace: 'player'`): a recorded answer takes as long to say as the clip lasts before it is sent, and after each answer
+// the player listens to the reply's speech to its end before thinking of the next line. `pace: 'flat-out'` sends the
+// next line a think time after each GAME_OUTPUT, while the reply is still being synthesised: a capacity test. Sockets are dropped at random when asked: the
 // client reconnects and replays its pending input as the spec's client does (same input_id). A socket the server
 // closes (a restart, a kill -9) is reconnected at once, between turns too, as `play` does; requests that meet a server
 // that is down are retried until it is back. Every wait of a player (a turn until acknowledged, reconnects and replays
@@ -17,7 +20,22 @@ import { Api, ApiError, GameSocket, type TurnResult } from '../lib/game-client.j
 import { isNotCaught } from '../../engine/protocol/turn-errors.js';
 import { scrapeMetrics, serverMetrics, type ServerMetrics } from './server-metrics.js';
 import { summarize, type Summary } from './stats.js';
+import { mp3DurationMs } from './speech-duration.js';
 import { PlayerLog, type Stall } from './timeline.js';
+
+/** How players pace themselves: as a person plays (speak in real time, listen to the reply), or flat out. */
+export type Pace = 'player' | 'flat-out';
+
+/** A recorded line: its file and how long it lasts (the sidecar's `seconds`). */
+export type Clip = { file: string; format: 'wav' | 'mp3'; seconds: number };
+
+/**
+ * With `pace: 'player'`, the longest a player waits for a reply's speech to begin before answering anyway (it reads the
+ * reply on screen); until it has heard this server speak at all, it does not wait for speech (a server without voice).
+ */
+const FIRST_SPEECH_WAIT_MS = { heard: 5_000, never: 0 };
+/** A pause this long after the last chunk played ends the reply. */
+const SPEECH_GAP_MS = 400;
 
 export type LoadOptions = {
   url: string;
@@ -29,7 +47,9 @@ export type LoadOptions = {
   storyId: string;
   plan: PlanStep[];
   /** Clips by exact line text (from fixtures/audio sidecars); empty in text mode. */
-  clips: Map<string, { file: string; format: 'wav' | 'mp3' }>;
+  clips: Map<string, Clip>;
+  /** Default 'player'. */
+  pace?: Pace;
   password: string;
   seed: number;
   /** A player kept waiting longer than this (ms) is stalled. */
@@ -51,7 +71,7 @@ export type LoadSnapshot = {
 };
 
 export type LoadReport = {
-  options: { clients: number; ramp_s: number; duration_s: number; think_time_s: number; drop_rate: number; mode: 'audio' | 'text' };
+  options: { clients: number; ramp_s: number; duration_s: number; think_time_s: number; drop_rate: number; mode: 'audio' | 'text'; pace: Pace };
   turns: number;
   turns_per_second: number;
   runs: number;
@@ -119,18 +139,22 @@ export function reconnectDelayMs(attempt: number): number {
 }
 
 /** Clips of fixtures/audio (sidecar JSON with the spoken text), by text. */
-export function loadClips(dir: string): Map<string, { file: string; format: 'wav' | 'mp3' }> {
-  const clips = new Map<string, { file: string; format: 'wav' | 'mp3' }>();
+export function loadClips(dir: string): Map<string, Clip> {
+  const clips = new Map<string, Clip>();
   const walk = (d: string): void => {
     for (const name of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, name.name);
       if (name.isDirectory()) walk(p);
       else if (name.name.endsWith('.json')) {
         try {
-          const side = JSON.parse(readFileSync(p, 'utf8')) as { text?: string; noise?: unknown };
+          const side = JSON.parse(readFileSync(p, 'utf8')) as { text?: string; seconds?: number };
           const base = p.replace(/\.json$/, '');
           const file = existsSync(`${base}.wav`) ? `${base}.wav` : existsSync(`${base}.mp3`) ? `${base}.mp3` : null;
-          if (side.text && file && !clips.has(side.text)) clips.set(side.text, { file, format: file.endsWith('.wav') ? 'wav' : 'mp3' });
+          if (side.text && file && !clips.has(side.text)) {
+            const format = file.endsWith('.wav') ? 'wav' : 'mp3';
+            const seconds = typeof side.seconds === 'number' ? side.seconds : format === 'mp3' ? mp3DurationMs(readFileSync(file)) / 1000 : wavSeconds(readFileSync(file));
+            clips.set(side.text, { file, format, seconds });
+          }
         } catch {
           // not a sidecar
         }
@@ -141,8 +165,66 @@ export function loadClips(dir: string): Map<string, { file: string; format: 'wav
   return clips;
 }
 
+/** Seconds of a 16-bit PCM WAV (its data size over the byte rate of its header), 0 when unreadable. */
+function wavSeconds(b: Uint8Array): number {
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  if (b.length < 44) return 0;
+  const byteRate = v.getUint32(28, true);
+  return byteRate ? (b.length - 44) / byteRate : 0;
+}
+
+/** Time for Ears: real by default, simulated in tests. */
+export type EarClock = { now: () => number; sleep: (ms: number) => Promise<void> };
+const realClock: EarClock = { now: () => performance.now(), sleep };
+
+/** What a player hears: the replies' speech (AUDIO_ANSWER chunks) played one after another, as a client plays them. */
+export class Ears {
+  /** When what has arrived so far will have played (performance.now() time). */
+  #playedUntil = 0;
+  readonly #byInput = new Map<string, { chunks: number; lastAt: number }>();
+  heardAny = false;
+
+  constructor(readonly clock: EarClock = realClock) {}
+
+  chunk(inputId: string, atMs: number, audio: Uint8Array): void {
+    this.heardAny = true;
+    this.#playedUntil = Math.max(this.#playedUntil, atMs) + mp3DurationMs(audio);
+    const e = this.#byInput.get(inputId) ?? { chunks: 0, lastAt: 0 };
+    e.chunks++;
+    e.lastAt = atMs;
+    this.#byInput.set(inputId, e);
+  }
+
+  /**
+   * Waits until the reply to `inputId` has been spoken: its first chunk (up to FIRST_SPEECH_WAIT_MS: the player then
+   * answers from the text on screen), then until everything that came has played and nothing more came for
+   * SPEECH_GAP_MS. Returns how long it listened.
+   */
+  async listen(inputId: string, stopped: () => boolean = () => false): Promise<number> {
+    const { now, sleep: wait } = this.clock;
+    const t0 = now();
+    const firstWait = this.heardAny ? FIRST_SPEECH_WAIT_MS.heard : FIRST_SPEECH_WAIT_MS.never;
+    while (!this.#byInput.has(inputId) && now() - t0 < firstWait && !stopped()) await wait(50);
+    for (;;) {
+      const e = this.#byInput.get(inputId);
+      if (!e || stopped()) break;
+      const until = Math.max(this.#playedUntil, e.lastAt + SPEECH_GAP_MS);
+      const t = now();
+      if (t >= until) break;
+      await wait(Math.min(250, until - t));
+    }
+    this.#byInput.delete(inputId);
+    return now() - t0;
+  }
+
+  /** An input whose reply will not be heard (its answer came on another socket: the speech went to the closed one). */
+  forget(inputId: string): void {
+    this.#byInput.delete(inputId);
+  }
+}
+
 export class LoadRunner {
-  readonly latencies: Record<string, number[]> = { game_output_first: [], game_output_final: [], audio_answer_first: [] };
+  readonly latencies: Record<string, number[]> = { game_output_first: [], game_output_final: [], audio_answer_first: [], listening: [] };
   /** Audio turns the recogniser did not catch ("Sorry, I didn't catch that."): the player then types the line. */
   notCaught = 0;
   readonly errors: Record<string, number> = {};
@@ -194,7 +276,7 @@ export class LoadRunner {
     const verification = await this.#verify();
     const stages = await this.#serverStages();
     return {
-      options: { clients: this.o.clients, ramp_s: this.o.rampS, duration_s: this.o.durationS, think_time_s: this.o.thinkTimeS, drop_rate: this.o.dropRate, mode: this.o.clips.size ? 'audio' : 'text' },
+      options: { clients: this.o.clients, ramp_s: this.o.rampS, duration_s: this.o.durationS, think_time_s: this.o.thinkTimeS, drop_rate: this.o.dropRate, mode: this.o.clips.size ? 'audio' : 'text', pace: this.#pace },
       turns: this.turns, turns_per_second: Math.round((this.turns / wall) * 10) / 10, runs: this.runs.length, drops: this.drops, reconnects: this.reconnects,
       stt_not_caught: this.notCaught,
       errors: this.errors,
@@ -210,6 +292,10 @@ export class LoadRunner {
 
   stop(): void {
     this.#stop = true;
+  }
+
+  get #pace(): Pace {
+    return this.o.pace ?? 'player';
   }
 
   /** Seconds since the load started. */
@@ -257,6 +343,7 @@ export class LoadRunner {
     });
     // First AUDIO_ANSWER of each input, measured from its sending (speech follows the turn's GAME_OUTPUT).
     const audioWatch = new Map<string, number>();
+    const ears = new Ears();
     let socket: GameSocket | null = null;
     let reconnecting: Promise<GameSocket> | null = null;
     let closing = false;
@@ -268,6 +355,7 @@ export class LoadRunner {
         try {
           const s = await GameSocket.connect(this.o.url, api.token ?? '');
           s.onAudio = (chunk) => {
+            if (this.#pace === 'player') ears.chunk(chunk.header.input_id, chunk.atMs, chunk.audio);
             const t0 = audioWatch.get(chunk.header.input_id);
             if (t0 === undefined) return;
             audioWatch.delete(chunk.header.input_id);
@@ -333,6 +421,8 @@ export class LoadRunner {
           continue; // the pending input is replayed with the same input_id, on a fresh socket
         }
         this.turns++;
+        // Answered after a resend: the reply's speech went to the socket that closed, and is not heard.
+        if (sends > 0) ears.forget(full.input_id);
         if (isNotCaught(r) && audio) {
           this.notCaught++;
           return done(r);
@@ -359,15 +449,27 @@ export class LoadRunner {
         let last: GameOutput | null = null;
         let started = false;
         let over = false;
+        const paced = this.#pace === 'player';
+        /** With pace 'player': the player hears the reply out before going on. */
+        const listen = async (r: TurnResult | null): Promise<void> => {
+          if (!paced || !r || r.error && !isNotCaught(r)) return;
+          this.latencies.listening?.push(await ears.listen(r.input_id, () => this.#stop || performance.now() >= deadline));
+        };
         const turn = async (text: string | null): Promise<void> => {
           const clip = text ? this.o.clips.get(text) : undefined;
           const audio = clip ? new Uint8Array(readFileSync(clip.file)) : undefined;
+          // Saying the line takes as long as the recording lasts; the client sends it when the player stops.
+          if (paced && clip) await sleep(clip.seconds * 1000);
           let r = await send(run, {
             player_story_id: run.id, is_starting_dialogue: text === null,
             ...(text === null ? {} : clip ? { audio_format: clip.format } : { transcription: text }),
           }, audio);
-          // Not caught: the player types the line instead, as the game screen lets them.
-          if (r && isNotCaught(r) && text !== null) r = await send(run, { player_story_id: run.id, is_starting_dialogue: false, transcription: text });
+          // Not caught: the player hears the apology, then types the line instead, as the game screen lets them.
+          if (r && isNotCaught(r) && text !== null) {
+            await listen(r);
+            r = await send(run, { player_story_id: run.id, is_starting_dialogue: false, transcription: text });
+          }
+          await listen(r);
           const out = r?.outputs.at(-1);
           if (!out) return;
           last = out;

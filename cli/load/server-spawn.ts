@@ -1,6 +1,8 @@
 // `looptale load --spawn-server`: the harness runs the server itself (`looptale serve` in a child process, its own
 // data directory and port), so that with --kill-every it can kill it with SIGKILL mid-load and start it again on the
 // same port and data: the restart a crash or a deploy gives players. Readiness is GET /healthz answering 200.
+// The server runs from the prebuilt bundle (bin/serve-bundle.js, built here first when stale), as `npm start` runs it:
+// a restart then costs what a deployed server's restart costs, not a compile of the sources through tsx.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const BIN = resolve(import.meta.dirname, '../../bin/looptale.js');
+const BUNDLE = resolve(import.meta.dirname, '../../bin/serve-bundle.js');
 
 export type Restart = { at_s: number; down_ms: number };
 
@@ -21,6 +24,15 @@ async function freePort(): Promise<number> {
       const port = typeof addr === 'object' && addr ? addr.port : 0;
       s.close(() => res(port));
     });
+  });
+}
+
+/** `node bin/serve-bundle.js --if-stale`: never fails (without a bundle, `looptale serve` runs the sources). */
+async function buildBundleIfStale(): Promise<void> {
+  await new Promise<void>((res) => {
+    const child = spawn(process.execPath, [BUNDLE, '--if-stale'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('exit', () => res());
+    child.on('error', () => res());
   });
 }
 
@@ -39,6 +51,7 @@ export class SpawnedServer {
     const port = await freePort();
     const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), 'looptale-load-server-'));
     const s = new SpawnedServer(`http://127.0.0.1:${port}`, port, dataDir, o.dataDir === undefined, o.env ?? {});
+    await buildBundleIfStale();
     await s.#launch(o.timeoutMs ?? 120_000);
     return s;
   }

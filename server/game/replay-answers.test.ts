@@ -11,6 +11,8 @@ import type { UserInput } from '../../engine/protocol/user-input.js';
 import { createLogger } from '../log.js';
 import { GameRepo } from '../store/game.js';
 import { StoryRepo } from '../store/stories.js';
+import { VoiceMissRepo } from '../store/voice-misses.js';
+import type { HearRequest, Heard, Listener } from '../voice/listener.js';
 import type { TranscribeRequest, Transcriber } from '../voice/transcriber.js';
 import type { Brain } from './brain.js';
 import { GameService } from './service.js';
@@ -53,9 +55,20 @@ class CountingStore extends GameRepo {
   }
 }
 
-function pipelineOn(store: CountingStore, transcriber: Transcriber): { game: GameService; pipeline: TurnPipeline } {
+function pipelineOn(store: CountingStore, transcriber: Transcriber, listener?: Listener): { game: GameService; pipeline: TurnPipeline } {
   const game = new GameService({ store, stories: new StoryRepo(lantern.db()), log });
-  return { game, pipeline: new TurnPipeline({ game, store, brain: new Scripted(), transcriber, synthesizer: null, log }) };
+  const misses = new VoiceMissRepo(lantern.db());
+  return { game, pipeline: new TurnPipeline({ game, store, brain: new Scripted(), transcriber, ...(listener ? { listener } : {}), misses, synthesizer: null, log }) };
+}
+
+/** Hears nothing it can use: every answer is a miss ("Sorry, I didn't catch that."). */
+class DeafListener implements Listener {
+  readonly name = 'deaf';
+  calls = 0;
+  hear(_req: HearRequest): Promise<Heard> {
+    this.calls++;
+    return Promise.resolve({ ok: false, miss: true, reason: 'not_heard', heard: null, recogniser: 'deaf' });
+  }
 }
 
 function send(p: TurnPipeline, userId: string, input: UserInput, audio: boolean): { frames: ServerFrame[]; done: Promise<unknown> } {
@@ -83,12 +96,13 @@ describe('an input sent again is answered from memory by the process that commit
     expect(outputs(first.frames).length).toBeGreaterThan(0);
     for (const a of again) expect(outputs(a.frames)).toEqual(outputs(first.frames));
     expect(heard.calls).toBe(1);
-    expect(store.lookups).toBe(0);
+    // One read: the first send, looked up before it is heard (a miss already answered is not in the state).
+    expect(store.lookups).toBe(1);
     // Later (a reconnect after the answer was lost): still from memory.
     const later = send(pipeline, userId, input, true);
     await later.done;
     expect(outputs(later.frames)).toEqual(outputs(first.frames));
-    expect(store.lookups).toBe(0);
+    expect(store.lookups).toBe(1);
 
     // Another process (no memory of it) reads the database, and answers the same.
     const otherStore = new CountingStore(lantern.db());
@@ -97,5 +111,36 @@ describe('an input sent again is answered from memory by the process that commit
     await elsewhere.done;
     expect(outputs(elsewhere.frames)).toEqual(outputs(first.frames));
     expect(otherStore.lookups).toBe(1);
+    expect(heard.calls).toBe(1); // never heard again: a restarted server answers replays from the database
+  });
+});
+
+// #14, kill -9 load run: a turn the server answered just before it was killed is sent again to the restarted server.
+// A committed turn is in the run's state and is answered from it; an answer the game did not catch (a miss) is kept
+// only beside it (processed_inputs), and the new process heard the audio again, the costliest step of a turn, while
+// every other player's replay was being heard on the same cold server.
+describe('audio answered as a miss is not heard again when it is sent again', () => {
+  it('answers the resend from memory, and another process from the database, without recognising it again', async () => {
+    const deaf = new DeafListener();
+    const never = new HeldTranscriber();
+    const { game, pipeline } = pipelineOn(new CountingStore(lantern.db()), never, deaf);
+    const userId = randomUUID();
+    const run = await game.createRun(userId, STORY.id, { language: 'english' });
+    for (let i = 0; i < 2; i++) await send(pipeline, userId, { input_id: randomUUID(), player_story_id: run.id, is_starting_dialogue: true }, false).done;
+    const input: UserInput = { input_id: randomUUID(), player_story_id: run.id, is_starting_dialogue: false, audio_format: 'wav' };
+    const first = send(pipeline, userId, input, true);
+    await first.done;
+    expect(outputs(first.frames)).toHaveLength(1);
+    expect(deaf.calls).toBe(1);
+
+    const again = send(pipeline, userId, input, true);
+    await again.done;
+    expect(outputs(again.frames)).toEqual(outputs(first.frames));
+
+    const restarted = pipelineOn(new CountingStore(lantern.db()), never, deaf).pipeline;
+    const elsewhere = send(restarted, userId, input, true);
+    await elsewhere.done;
+    expect(outputs(elsewhere.frames)).toEqual(outputs(first.frames));
+    expect(deaf.calls).toBe(1);
   });
 });

@@ -156,6 +156,11 @@ export class TurnPipeline {
         const again = await this.#replay(userId, input);
         if (again) return { outcome: this.#sendReplay(again, send) };
         if (known) throw new GameError('turn/duplicate_input', 'This input was already processed.');
+      } else if (req.audio && input.transcription === undefined && !input.is_starting_dialogue && this.deps.misses) {
+        // Audio answered as a miss is kept beside the state, not in it: answer a resend (after a dropped socket, or
+        // to a restarted process) from there, without hearing it again (#14: replays on a cold server).
+        const again = await this.#replay(userId, input);
+        if (again) return { outcome: this.#sendReplay(again, send) };
       }
       this.#check(first.state, input);
       const heard = await this.#hear(req, story, first.state, stages);
@@ -310,6 +315,7 @@ export class TurnPipeline {
         miss_number: before + 1, reason: heard.reason, heard: kept ? heard.heard : null, recogniser: heard.recogniser, language: languageOf(state),
       }, [turn.output]);
       if (!r.ok) return { outcome: this.#sendReplay(this.#sameRun(input, r.outputs), send) };
+      this.deps.game.rememberAnswer(userId, input.input_id, [turn.output]);
     }
     send({ type: 'GAME_OUTPUT', output: turn.output });
     stages.to_game_output = msSince(req.receivedAt);
