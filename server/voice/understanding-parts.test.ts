@@ -4,11 +4,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Story } from '../../engine/story/format.js';
 import { statesByStage } from '../../engine/sim/moment-states.js';
-import { decideTyped } from '../../engine/brain/speakable.js';
+import { decideTyped, expand, speakable } from '../../engine/brain/speakable.js';
 import { parseBacktrace } from './backtrace.js';
 import { buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
+import { DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, neededMargin } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -120,6 +121,21 @@ describe('key words', () => {
     const e = decideTyped(siege, defence.state, heard.join(' '));
     expect(keyWords(siege, defence.state, heard, e, 'naming').map((i) => heard[i])).not.toContain('elegant');
     expect(keyWords(siege, defence.state, heard, e, 'content').map((i) => heard[i])).toContain('elegant');
+    // No single word carries a generated battle move ("vance crush dog lunge", heard where "Vance crush The Bellows
+    // Knight like lunge" was said: Orla and the hound are the defaults): every content word is a key word, not none.
+    const twice = 'vance crush dog lunge'.split(' ');
+    const t = decideTyped(siege, attack.state, twice.join(' '));
+    expect(keyWords(siege, attack.state, twice, t, 'changes')).toEqual([]);
+    expect(keyWordsHeard(siege, attack.state, twice, t, 'changes', false).map((i) => twice[i])).toEqual(['vance', 'crush', 'dog', 'lunge']);
+    expect(keyWordsHeard(siege, attack.state, twice, t, 'changes', true)).toEqual([]);
+  });
+
+  it('of other generated sentences may be none: a name said twice over is no doubt', () => {
+    const lantern = Story.parse(JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')));
+    const st = statesByStage(lantern, { runs: 5 }).find((x) => x.moment.type === 'Reward' && speakable(lantern, x.state, 'english').some((p) => p.kind === 'reward' && expand(p).some((t) => t.toLowerCase() === 'knotted rope bracelet')));
+    if (!st) throw new Error('no reward');
+    const w = 'knotted rope bracelet'.split(' ');
+    expect(keyWordsHeard(lantern, st.state, w, decideTyped(lantern, st.state, w.join(' ')), 'changes', false)).toEqual([]);
   });
 
   it('of a listed wrong guess at a riddle are the guess', () => {
@@ -137,5 +153,16 @@ describe('sound-alike words', () => {
     expect(m.get('ferule')).toBe('ferrule');
     expect(m.get('ferrul')).toBe('ferrule');
     expect(m.has('hammer')).toBe(false);
+  });
+});
+
+describe('what the model heard', () => {
+  it('is elsewhere when its words share none of the sentence heard, and then a story sentence needs a closer fit', () => {
+    expect(elsewhere('when does the light go dark', 'was it to the was i')).toBe(true);
+    expect(elsewhere('clear the scrap out of the gears', 'gears')).toBe(false);
+    // The small carrying words are no evidence.
+    expect(elsewhere('it is the escapement', 'it is the')).toBe(true);
+    const s = { strict: false, source: 'grammar' as const, authored: true };
+    expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' })).toBeGreaterThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'none' }));
   });
 });

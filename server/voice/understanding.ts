@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, grammarBounds, keyWordRule, keyWords, neededMargin, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, keyWordRule, keyWordsHeard, neededMargin, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -270,7 +270,7 @@ export class SpeechUnderstanding {
     // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
     const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
     const pick = a.decision ? a : b;
-    const view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : agree ? 'same' : b.decision ? 'other' : 'none';
+    const view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : agree ? 'same' : b.decision ? 'other' : pick === a && elsewhere(a.text, b.text) ? 'elsewhere' : 'none';
     const heardText = pick.text || a.text || b.text;
     const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}) };
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
@@ -317,7 +317,7 @@ export class SpeechUnderstanding {
     if (!decidesHeard(req.story, req.state, text, decision)) return { ...none, text, reason: 'no_decision' };
     const words = text.split(' ');
     const isAuthored = authored.has(sayAlike(sounds, text));
-    const keys = keyWords(req.story, req.state, words, decision, keyWordRule(this.opts.keyWords ?? DEFAULT_KEY_WORDS, isAuthored));
+    const keys = keyWordsHeard(req.story, req.state, words, decision, keyWordRule(this.opts.keyWords ?? DEFAULT_KEY_WORDS, isAuthored), isAuthored);
     return { ...none, text, decision, keyWords: keys.map((i) => words[i] ?? ''), keyIndexes: keys, authored: isAuthored };
   }
 
