@@ -99,10 +99,14 @@ export function keyWordRule(policy: KeyWordPolicy, authored: boolean): KeyWordRu
 /** Words that carry a sentence rather than decide it (the generated sentences' and the carriers' small words). */
 const CARRIER_WORDS = new Set(['a', 'an', 'the', 'and', 'to', 'into', 'from', 'like', 'with', 'as', 'of', 'on', 'at', 'in', 'i', "i'll", 'it', 'is', "it's", 'we', 'me', 'my', 'you', 'your', 'please', 'now', 'so', 'okay', 'yes', 'go', "let's", 'think', 'want', 'should', 'take', 'choose', 'give', 'hand', 'carry', 'answer', 'bet']);
 
+/** Everyday function words: no evidence that the model heard the sentence ("what do we was i" shares "do" with "how do
+ *  the walls work"). */
+const FUNCTION_WORDS = new Set([...CARRIER_WORDS, 'do', 'does', 'did', 'what', 'how', 'who', 'where', 'when', 'why', 'which', 'was', 'were', 'are', 'be', 'am', 'can', 'will', 'would', 'could', 'that', 'this', 'there', 'here', 'not', 'no', 'us', 'he', 'she', 'they', 'him', 'her', 'them', 'have', 'has', 'for', 'out', 'up', 'all', 'one', 'two', 'three']);
+
 /** Whether none of the content words of the sentence the grammar heard is among the model's words (deciding nothing). */
 export function elsewhere(sentence: string, model: string): boolean {
   const heard = new Set(model.split(' '));
-  return !sentence.split(' ').some((w) => w && !CARRIER_WORDS.has(w) && heard.has(w));
+  return !sentence.split(' ').some((w) => w && !FUNCTION_WORDS.has(w) && heard.has(w));
 }
 
 /** The default rule: `changes`. `content` catches the tuning set's wrong story sentences (a target and a style heard
