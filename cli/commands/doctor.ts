@@ -40,6 +40,7 @@ export function register(program: Command): void {
       process.stdout.write([
         `Speech to text:  ${d.stt.active ? d.stt.provider : 'none'} (${lang(d.stt)})`,
         ...(d.stt.missing.length ? [`  missing: ${d.stt.missing.join('; ')}`, `  ${d.stt.howToEnable}`] : []),
+        ...(d.stt.engine ? [`  English decoder: ${d.stt.engine}`] : []),
         `Text to speech:  ${d.tts.active ? d.tts.provider : 'none'} (${lang(d.tts)})`,
         ...(d.tts.missing.length ? [`  missing: ${d.tts.missing.join('; ')}`, `  ${d.tts.howToEnable}`] : []),
         `pocketsphinx:    ${report.pocketsphinx}`,

@@ -17,6 +17,7 @@ import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
 import { SpeechUnderstanding, type UnderstandingOptions } from './understanding.js';
+import { engineOption } from './native-asr.js';
 import { encodeWav } from './wav.js';
 
 export type Clip = { file: string; format: 'wav' | 'mp3'; voice: string; text: string; story: string; plan: string; line: number; clipSeconds: number };
@@ -79,7 +80,30 @@ export type ModeResult = {
   out_of_story_false_accept_count: number;
   out_of_story_tries: number;
   processes_started: number;
+  /** Understanding modes: which decoder ran (POCKETSPHINX_ENGINE: native when built, else continuous). */
+  engine?: string;
+  /** pocketsphinx decodes (the normalisation pass of the continuous engine counted) per answer tried. */
+  decodes_per_answer?: number;
+  /** CPU time of this process and its recogniser processes over the mode (clips and out-of-story tries), per answer. */
+  cpu_ms_per_answer?: number;
+  /** Native engine: the decoders' own CPU time for their decodes, per answer. */
+  decoder_cpu_ms_per_answer?: number;
 };
+
+/** CPU time (ms) of this process and of its children that have exited (/proc/self/stat cutime + cstime). */
+function cpuMs(): number {
+  const self = process.cpuUsage();
+  let children = 0;
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields after the command: state is 3, so cutime (16) and cstime (17) are at 13 and 14.
+    children = ((Number(f[13]) || 0) + (Number(f[14]) || 0)) * 10;
+  } catch {
+    // Not Linux: this process alone.
+  }
+  return (self.user + self.system) / 1000 + children;
+}
 
 const r3 = (v: number): number => Math.round(v * 1000) / 1000;
 const pct3 = (xs: number[], p: number): number => {
@@ -120,9 +144,11 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
 
   for (const mode of modes) {
     opts.progress?.(`recognition (${mode}): ${contexts.length} clips, ${oos.length * moments.length} out-of-story tries`);
+    const cpu0 = cpuMs();
+    const native = mode === 'understanding' || mode === 'understanding-full' ? await engineOption() : null;
     const understanding = mode === 'understanding' || mode === 'understanding-full'
       // BENCH_VU_OPTS (JSON of UnderstandingOptions, as for the voice-understanding bench) tries other settings.
-      ? new SpeechUnderstanding({ concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}), ...(JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions) })
+      ? new SpeechUnderstanding({ concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(native ? { native } : {}), ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}), ...(JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions) })
       : null;
     const stt = new PocketsphinxTranscriber({ mode: understanding ? 'per-request' : (mode as PocketsphinxMode), poolSize: opts.poolSize ?? 2 });
     // The words heard (or '' for a miss) in a moment.
@@ -185,8 +211,20 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
         out_of_story_false_accepts: `${falseAccepts}/${tries}`,
         out_of_story_false_accept_count: falseAccepts,
         out_of_story_tries: tries,
-        processes_started: understanding ? understanding.decodes : stt.spawned,
+        processes_started: understanding ? (understanding.native ? understanding.native.spawned : understanding.decodes) : stt.spawned,
       };
+      if (understanding) {
+        const answers = contexts.length + tries;
+        await understanding.close();
+        // The decoders have exited (killed and reaped): their CPU time is now in this process's children's.
+        await new Promise((r) => setTimeout(r, 200));
+        Object.assign(result, {
+          engine: understanding.native ? `native (looptale-asr, ${understanding.native.opts.size} processes)` : 'continuous (pocketsphinx_continuous per decode)',
+          decodes_per_answer: r3(understanding.decodes / answers),
+          cpu_ms_per_answer: Math.round((cpuMs() - cpu0) / answers),
+          ...(understanding.native ? { decoder_cpu_ms_per_answer: Math.round(understanding.native.cpuMs / answers) } : {}),
+        });
+      }
       report[mode] = result;
     } finally {
       await stt.close();

@@ -59,6 +59,12 @@ export const VoiceConfigSchema = z.object({
   /** English understanding: pocketsphinx processes started ahead of the audio (each ~15 MB while it waits; 0: none,
    *  each decode starts its own). See server/voice/decode.ts StandbyDecoders. */
   POCKETSPHINX_STANDBY: z.coerce.number().int().min(0).max(16).default(3),
+  /** English understanding's decoder: native (looptale-asr, persistent processes, `npm run build:asr`), continuous (a
+   *  pocketsphinx_continuous process per decode), auto (native when built, else continuous, said at start-up). */
+  POCKETSPHINX_ENGINE: z.enum(['auto', 'native', 'continuous']).default('auto'),
+  /** Native engine: persistent decoder processes (each ~25-40 MB); the decodes beyond wait, by priority. Default: the
+   *  CPU count. */
+  POCKETSPHINX_DECODERS: z.coerce.number().int().min(1).max(32).default(() => Math.max(1, availableParallelism())),
   POCKETSPHINX_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
   POCKETSPHINX_MODEL_DIR: z.string().min(1).default('/usr/share/pocketsphinx/model/en-us'),
 });

@@ -60,10 +60,11 @@ describe('createVoice', () => {
     }
   });
 
-  // #14 (memory): an idle server holds no speech engine. Each eSpeak worker (WASM engine + MP3 encoder) and each
-  // recogniser process starts on its first use, not when the server starts.
+  // #14 (memory): an idle server holds no eSpeak worker (WASM engine + MP3 encoder, ~80 MB each) until a line is spoken,
+  // and no pocketsphinx_continuous process until one is heard. The persistent decoders (looptale-asr, ~16 MB each,
+  // half of it the model's shared file pages) are the exception: started with the server, while forking it is cheap.
   it('loads voice lazily: no eSpeak worker and no pocketsphinx process until a line is spoken or heard', async () => {
-    const v = await createVoice({}, log);
+    const v = await createVoice({ POCKETSPHINX_ENGINE: 'continuous' }, log);
     try {
       const pool = v.synthesizer;
       expect(pool).toBeInstanceOf(EspeakPool);
@@ -127,3 +128,20 @@ function recogniserProcesses(): string[] {
     }
   });
 }
+
+describe.runIf(sphinx.ok)('createVoice: persistent decoders (looptale-asr)', () => {
+  it('starts POCKETSPHINX_DECODERS of them with the server, or says why not', async () => {
+    const v = await createVoice({ POCKETSPHINX_DECODERS: '2' }, log);
+    try {
+      const engine = v.describe().stt.engine ?? '';
+      if (engine.startsWith('looptale-asr')) {
+        expect(recogniserProcesses().filter((c) => c.includes('looptale-asr'))).toHaveLength(2);
+      } else {
+        expect(engine).toMatch(/^pocketsphinx_continuous, a process per decode \(slower\): /);
+        expect(v.describe().stt.missing.join(' ')).toMatch(/npm run build:asr/);
+      }
+    } finally {
+      await v.close();
+    }
+  });
+});

@@ -15,6 +15,7 @@ import type { Synthesizer } from './synthesizer.js';
 import { NoTranscriber, type TranscribeRequest, type TranscribeResult, type Transcriber } from './transcriber.js';
 import { routingListener, transcriberListener, understandingListener, type Listener } from './listener.js';
 import { SpeechUnderstanding } from './understanding.js';
+import { BUILD_COMMAND, nativeAsrBinary } from './native-asr.js';
 
 export const FRENCH_NEEDS_HTTP =
   "French speech recognition needs a speech-to-text provider: set STT_BASE_URL (see looptale doctor). Typed answers and the app's own transcription still work.";
@@ -28,6 +29,8 @@ export type ProviderStatus = {
   languages: Record<PlayLanguage, string>;
   missing: string[];
   howToEnable: string;
+  /** Offline English: which decoder runs (persistent looptale-asr processes, or a process per decode and why). */
+  engine?: string;
 };
 export type VoiceDescription = { stt: ProviderStatus; tts: ProviderStatus };
 
@@ -73,6 +76,7 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
   let http: HttpTranscriber | null = null;
   let sphinx: PocketsphinxTranscriber | null = null;
   let understanding: SpeechUnderstanding | null = null;
+  let sttEngine: string | undefined;
   const wantHttp = config.STT_PROVIDER === 'http' || (config.STT_PROVIDER === 'auto' && config.STT_BASE_URL);
   if (wantHttp) {
     if (config.STT_BASE_URL) {
@@ -91,12 +95,31 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
       });
       sphinx = t;
       closers.push(() => t.close());
-      const u = new SpeechUnderstanding({
-        modelDir: config.POCKETSPHINX_MODEL_DIR, concurrency: 2 * config.POCKETSPHINX_POOL_SIZE, timeoutMs: config.POCKETSPHINX_TIMEOUT_MS, standby: config.POCKETSPHINX_STANDBY,
-        maxSeconds: config.VOICE_MAX_AUDIO_SECONDS, log: log.child({ component: 'stt' }),
-      });
+      const common = { modelDir: config.POCKETSPHINX_MODEL_DIR, timeoutMs: config.POCKETSPHINX_TIMEOUT_MS, maxSeconds: config.VOICE_MAX_AUDIO_SECONDS, log: log.child({ component: 'stt' }) };
+      let u: SpeechUnderstanding | null = null;
+      if (config.POCKETSPHINX_ENGINE !== 'continuous') {
+        // Persistent decoders, started now (while the server's memory is small: each start forks it).
+        const bin = await nativeAsrBinary();
+        if (bin.ok) {
+          const native = new SpeechUnderstanding({ ...common, native: { binary: bin.path, size: config.POCKETSPHINX_DECODERS } });
+          if (await native.native?.ready()) {
+            u = native;
+            sttEngine = `looptale-asr: ${config.POCKETSPHINX_DECODERS} persistent pocketsphinx decoder(s)`;
+          } else {
+            await native.close();
+            sttEngine = `pocketsphinx_continuous, a process per decode (slower): ${bin.path} could not load the model from ${config.POCKETSPHINX_MODEL_DIR}`;
+          }
+        } else sttEngine = `pocketsphinx_continuous, a process per decode (slower): ${bin.reason}`;
+        if (!u) {
+          sttMissing.push(`looptale-asr (${BUILD_COMMAND}): persistent decoders`);
+          log.warn({ engine: sttEngine }, 'English speech is decoded without the persistent decoders');
+        }
+      }
+      u ??= new SpeechUnderstanding({ ...common, concurrency: 2 * config.POCKETSPHINX_POOL_SIZE, standby: config.POCKETSPHINX_STANDBY });
+      if (u.native === null && config.POCKETSPHINX_ENGINE === 'continuous') sttEngine = 'pocketsphinx_continuous, a process per decode (POCKETSPHINX_ENGINE=continuous)';
       understanding = u;
-      closers.push(() => u.close());
+      const made = u;
+      closers.push(() => made.close());
     } else sttMissing.push(...available.missing);
   }
   const english: Transcriber | undefined = http ?? sphinx ?? undefined;
@@ -111,10 +134,11 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
     active: sttProvider !== 'none',
     languages: { english: english?.name ?? 'none', french: french?.name ?? 'none' },
     missing: sttMissing,
+    ...(sttEngine && !http ? { engine: sttEngine } : {}),
     howToEnable: http
       ? 'Active for English and French through the HTTP provider.'
       : 'For both languages set STT_BASE_URL (an OpenAI-compatible API, e.g. https://api.openai.com/v1), STT_API_KEY and STT_MODEL. '
-        + (sphinx ? 'English is recognised offline by pocketsphinx.' : 'For English offline: apt-get install pocketsphinx pocketsphinx-en-us.'),
+        + (sphinx ? `English is recognised offline by pocketsphinx${understanding?.native ? '' : ` (faster with persistent decoders: apt-get install gcc pkg-config libpocketsphinx-dev libsphinxbase-dev, then ${BUILD_COMMAND})`}.` : 'For English offline: apt-get install pocketsphinx pocketsphinx-en-us.'),
   };
 
   // Text to speech.
@@ -146,7 +170,7 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
       : 'Set TTS_PROVIDER=auto (eSpeak, offline) or TTS_BASE_URL for an OpenAI-compatible provider.',
   };
 
-  log.info({ stt: { provider: stt.provider, languages: stt.languages }, tts: { provider: tts.provider } }, 'voice providers');
+  log.info({ stt: { provider: stt.provider, languages: stt.languages, ...(stt.engine ? { engine: stt.engine } : {}) }, tts: { provider: tts.provider } }, 'voice providers');
   const messages = { english: ENGLISH_NEEDS_STT, french: FRENCH_NEEDS_HTTP };
   return {
     transcriber,

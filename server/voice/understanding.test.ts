@@ -12,9 +12,11 @@ import { DEFAULT_THRESHOLDS, grammarBounds } from './policy.js';
 import { endsRun, SpeechUnderstanding, type Understood } from './understanding.js';
 import { decideTyped } from '../../engine/brain/speakable.js';
 import { encodeWav } from './wav.js';
+import { buildNativeAsr } from './native-asr.js';
 
 const STORIES = resolve('fixtures/stories');
 const available = await isPocketsphinxAvailable();
+const native = available.ok ? await buildNativeAsr() : null;
 const story = loadFixtureStory(STORIES, 'lantern-keeper');
 // "When does the light go dark?" at The Keeper's Log: one of the story's own sentences.
 const state = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 3);
@@ -87,5 +89,33 @@ describe.runIf(available.ok)('voice understanding: the utterance\'s own normalis
     expect(r.ok && endsRun(story, decideTyped(story, state, r.text))).toBe(true);
     // From the model's fixed initial mean, the first words fit silence and the run-ending margin is not reached.
     expect((await hear(live)).ok).toBe(false);
+  }, 120_000);
+});
+
+describe.runIf(native?.ok)('voice understanding with persistent decoders (looptale-asr)', () => {
+  const opts = { binary: native?.ok ? native.path : '', size: 2 };
+  const full = new SpeechUnderstanding({ timeoutMs: 60_000, evidence: 'full', native: opts });
+  const needed = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts });
+  afterAll(async () => {
+    await full.close();
+    await needed.close();
+  });
+  const hear = (u: SpeechUnderstanding, bytes: Uint8Array, at = state, format: 'wav' | 'mp3' = 'wav'): Promise<Understood> => u.understand({ story, state: at, language: 'english', audio: { bytes, format } });
+
+  it('decodes without a normalisation pass, the cascade giving the outcome of all three decodes', async () => {
+    const all = await hear(full, sentence);
+    expect(full.decodes).toBe(3);
+    expect(all).toMatchObject({ ok: true, text: 'when does the light go dark', authored: true });
+    expect(outcome(await hear(needed, sentence))).toEqual(outcome(all));
+    expect(full.native?.spawned).toBe(2);
+  }, 120_000);
+
+  it('hears the run-ending answer (own normalisation in the decoder), and the same again after other decodes', async () => {
+    const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
+    const clip = readFileSync(resolve('fixtures/audio/lantern-keeper/en/dead-end.en.l9.f2-150-70-noise20.mp3'));
+    const r = await hear(needed, clip, at, 'mp3');
+    expect(r).toMatchObject({ ok: true, text: 'down to the tide caves', agree: true });
+    await hear(needed, sentence);
+    expect(await hear(needed, clip, at, 'mp3')).toEqual(r);
   }, 120_000);
 });

@@ -8,7 +8,7 @@
 //      decision would end the run. A word the model put there for want of better fails.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
@@ -30,6 +30,7 @@ import type { AudioInput } from './transcriber.js';
 import { compactSpeech, quiet } from './vad.js';
 import { phoneLoopFiles, verify, type Verification } from './verify.js';
 import { cmnModelDir, cmnPassFiles } from './cmn.js';
+import { engineOption, NativeDecoders } from './native-asr.js';
 
 export type MissReason = 'silence' | 'not_heard' | 'unsure' | 'no_decision' | 'unavailable' | 'bad_audio';
 
@@ -92,6 +93,10 @@ export type UnderstandingOptions = {
   keyWords?: KeyWordPolicy;
   /** Decodes through this function instead of pocketsphinx directly (the bench's cache of decodes). */
   decode?: DecodeFn;
+  /** Persistent decoders (native-asr.ts: looptale-asr, built by `npm run build:asr`) instead of a
+   *  pocketsphinx_continuous process per decode: the binary, how many processes (default: the CPU count), and extra
+   *  looptale-asr arguments (comparisons). They normalise each utterance by its own mean themselves (no first pass). */
+  native?: { binary: string; size?: number; mode?: readonly string[] };
   log?: Logger;
 };
 
@@ -142,19 +147,37 @@ export class SpeechUnderstanding {
   /** pocketsphinx decodes started so far (for tests and logs). */
   decodes = 0;
   readonly standby: StandbyDecoders | null;
+  /** The persistent decoders, when the native engine is used. */
+  readonly native: NativeDecoders | null;
 
   constructor(private readonly opts: UnderstandingOptions = {}) {
     this.#modelDir = opts.modelDir ?? DEFAULT_MODEL_DIR;
-    this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
     this.#thresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
-    const standby = opts.standby ?? DEFAULT_STANDBY;
-    this.standby = standby > 0 && !opts.decode ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby, ahead: () => this.#limiter.waiting === 0 }) : null;
+    if (opts.native) {
+      const size = Math.max(1, opts.native.size ?? availableParallelism());
+      this.native = new NativeDecoders({ binary: opts.native.binary, modelDir: this.#modelDir, size, ...(opts.native.mode ? { mode: opts.native.mode } : {}), ...(opts.log ? { log: opts.log } : {}) });
+      // As many decodes at once as processes: the others wait in the limiter, by priority.
+      this.#limiter = new DecodeLimiter(size);
+      this.standby = null;
+    } else {
+      this.native = null;
+      this.#limiter = new DecodeLimiter(Math.max(2, opts.concurrency ?? 4));
+      const standby = opts.standby ?? DEFAULT_STANDBY;
+      this.standby = standby > 0 && !opts.decode ? new StandbyDecoders({ modelDir: this.#modelDir, size: standby, ahead: () => this.#limiter.waiting === 0 }) : null;
+    }
   }
+
+  /** A decode by the persistent decoders, as a DecodeFn (the bench's cache of decodes wraps it). */
+  readonly nativeDecode: DecodeFn = async (_modelDir, files, pcm, o) => {
+    if (!this.native) return null;
+    return this.native.decode({ files, ...(o.lm ? { lm: true } : {}), ...(o.args ? { args: o.args } : {}) }, pcm, o.timeoutMs);
+  };
 
   /** One decode of the utterance, by a process started ahead when there are some, else by its own. */
   #decodeNow(job: DecodeJob, audio: DecodeAudio, timeoutMs: number, dir: string): Promise<BtUtterance[] | null> {
     const modelDir = job.modelDir ?? this.#modelDir;
     if (this.opts.decode) return this.opts.decode(modelDir, job.files, audio.pcm, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
+    if (this.native) return this.native.decode(job, audio.pcm, timeoutMs);
     // A process started ahead has loaded the decoder's own model: not one normalised for this utterance.
     if (this.standby && !job.modelDir) return this.standby.decode(job, audio.pcm, timeoutMs);
     return decodeOnce(modelDir, job.files, audio, { timeoutMs, dir, ...(job.lm ? { lm: true } : {}), ...(job.args ? { args: job.args } : {}) });
@@ -193,7 +216,8 @@ export class SpeechUnderstanding {
     const started: Promise<unknown>[] = [];
     let hmm: string | undefined;
     try {
-      if (this.opts.cmn !== 'live') hmm = await this.#normalised(audio, timeoutMs, dir);
+      // The persistent decoders normalise by the utterance's own mean themselves.
+      if (this.opts.cmn !== 'live' && !this.native) hmm = await this.#normalised(audio, timeoutMs, dir);
       return await this.#decide(req, { model, grammar, audio, timeoutMs, started, hmm }, miss);
     } finally {
       // The raw file (and the utterance's model directory) go once every decode of it is over (one started ahead of
@@ -235,7 +259,9 @@ export class SpeechUnderstanding {
     const loopOf = once(() => run(loopFiles, false, [], 1));
     // -lw 10 (default 6.5): the model's word orders weigh more than odd acoustic matches (tuning: +4 paraphrases of 260).
     const freeOf = once(() => (useLm ? run(model, true, ['-bestpath', 'no', ...(this.opts.decoderArgs ?? ['-lw', '10'])], 1) : Promise.resolve(null)));
-    const room = (): boolean => this.opts.ahead !== false && this.#limiter.hasRoom(Math.floor(this.#limiter.limit / 2));
+    // Work ahead of need only with decoders to spare: half the slots for processes started per decode; with persistent
+    // decoders (as many slots as processes), any idle one while nothing waits.
+    const room = (): boolean => this.opts.ahead !== false && this.#limiter.hasRoom(this.native ? 0 : Math.floor(this.#limiter.limit / 2));
     const exactP = useGrammar ? run(grammar, false, undefined, 0) : Promise.resolve(null);
     if (eager) {
       void loopOf();
@@ -401,6 +427,7 @@ export class SpeechUnderstanding {
 
   async close(): Promise<void> {
     this.standby?.close();
+    await this.native?.close();
     const dir = this.#dir;
     this.#dir = null;
     if (dir) await rm(await dir, { recursive: true, force: true });
@@ -409,7 +436,7 @@ export class SpeechUnderstanding {
 
 /** For the voice-understanding bench (scripts/bench/voice-understanding.ts): BENCH_VU_OPTS may hold a JSON of
  *  UnderstandingOptions to try (thresholds, decoder flags). */
-export function createBenchUnderstander(): Promise<{
+export async function createBenchUnderstander(): Promise<{
   name: string;
   understand(story: Story, state: GameState, wav: Uint8Array): Promise<{ ok: true; text: string; features?: Record<string, number | string | null> } | { ok: false; heard: string | null; reason: string; features?: Record<string, number | string | null> }>;
   close(): Promise<void>;
@@ -419,9 +446,14 @@ export function createBenchUnderstander(): Promise<{
   // on a busy machine would count as not caught). Every decode, for the tuning features (BENCH_VU_OPTS
   // '{"evidence":"needed"}' runs the server's cascade: the same outcomes, fewer features).
   const cache = process.env.BENCH_VU_DECODE_CACHE;
-  const u = new SpeechUnderstanding({ timeoutMs: 120_000, evidence: 'full', ...opts, ...(cache ? { decode: cachedDecode(cache) } : {}) });
-  return Promise.resolve({
-    name: 'pocketsphinx per request, the stage\'s language model, brain gate, phone-loop verification of the key words',
+  // The engine the server would use (POCKETSPHINX_ENGINE; auto: the persistent decoders when built).
+  const native = opts.native ?? (await engineOption());
+  const u: SpeechUnderstanding = new SpeechUnderstanding({
+    timeoutMs: 120_000, evidence: 'full', ...opts, ...(native ? { native } : {}),
+    ...(cache ? { decode: cachedDecode(cache, native ? { engine: `native:${native.binary.split('/').pop() ?? ''}`, decode: (...a) => u.nativeDecode(...a) } : undefined) } : {}),
+  });
+  return {
+    name: `pocketsphinx (${native ? 'persistent looptale-asr decoders' : 'pocketsphinx_continuous per decode'}), the stage's language model, brain gate, phone-loop verification of the key words`,
     async understand(story, state, wav) {
       const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
       const features: Record<string, number | string | null> = {
@@ -434,16 +466,16 @@ export function createBenchUnderstander(): Promise<{
       return r.ok ? { ok: true, text: r.text, features } : { ok: false, heard: r.heard, reason: r.reason, features };
     },
     close: () => u.close(),
-  });
+  };
 }
 
 /** The bench's decodes kept on disk (BENCH_VU_DECODE_CACHE=<dir>), keyed by the grammar or model, the dictionary,
  *  the flags and the audio: a second run that changes only the policy (thresholds, key words) decodes nothing again.
  *  Only for the bench: a decode depends on nothing else (a fresh process, a fixed dither seed). */
-export function cachedDecode(dir: string): DecodeFn {
+export function cachedDecode(dir: string, inner?: { engine: string; decode: DecodeFn }): DecodeFn {
   // A decode's words and scores depend on the decoder: keyed by it, so that two engines' decodes never mix
   // (pocketsphinx_continuous's keys are those of before, so that a cache of them stays valid).
-  const engine: string[] = [];
+  const engine: string[] = inner ? [inner.engine] : [];
   const hashes = new Map<string, string>();
   const fileHash = async (path: string): Promise<string> => {
     let h = hashes.get(path);
@@ -459,7 +491,7 @@ export function cachedDecode(dir: string): DecodeFn {
     try {
       return JSON.parse(await readFile(path, 'utf8')) as BtUtterance[] | null;
     } catch {
-      const r = await decodeOnce(modelDir, files, pcm, opts);
+      const r = await (inner ? inner.decode(modelDir, files, pcm, opts) : decodeOnce(modelDir, files, pcm, opts));
       // A failed decode (null: a deadline on a busy machine) is not kept.
       if (r) {
         await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
