@@ -70,6 +70,25 @@ describe('players listen to the reply before they answer (pace player)', () => {
     expect(gaveUp).toBeLessThanOrEqual(5_100);
   });
 
+  it('stops hearing a reply when it starts saying the next line (what still plays is cut, later chunks dropped)', async () => {
+    const long = clip('dead-end.en.l3.m3-175-50');
+    const short = clip('dead-end.en.l4.m7-200-35');
+    const clock = simulated();
+    const hearing = { heardAny: false };
+    const ears = new Ears(clock, hearing);
+    ears.speak('in-1');
+    ears.chunk('in-1', 0, long.bytes);
+    ears.speak('in-2'); // talks over the first reply at once
+    ears.chunk('in-1', clock.now(), long.bytes); // its next sentence: not heard
+    ears.chunk('in-2', clock.now(), short.bytes);
+    const listened = await ears.listen('in-2');
+    expect(listened).toBeGreaterThanOrEqual(mp3DurationMs(short.bytes));
+    expect(listened).toBeLessThan(mp3DurationMs(short.bytes) + 1000);
+    // Another player of the same load now waits for speech too: the server has been heard speaking.
+    const other = new Ears(simulated(), hearing);
+    expect(await other.listen('in-9')).toBeGreaterThan(0);
+  });
+
   it('says each recorded line for as long as it lasts', () => {
     const clips = loadClips(AUDIO);
     const line = clips.get('When does the light go dark?');

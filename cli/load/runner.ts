@@ -31,7 +31,7 @@ export type Clip = { file: string; format: 'wav' | 'mp3'; seconds: number };
 
 /**
  * With `pace: 'player'`, the longest a player waits for a reply's speech to begin before answering anyway (it reads the
- * reply on screen); until it has heard this server speak at all, it does not wait for speech (a server without voice).
+ * reply on screen); in a text load, until any player has heard this server speak, none waits (a server without voice).
  */
 const FIRST_SPEECH_WAIT_MS = { heard: 5_000, never: 0 };
 /** A pause this long after the last chunk played ends the reply. */
@@ -177,17 +177,33 @@ function wavSeconds(b: Uint8Array): number {
 export type EarClock = { now: () => number; sleep: (ms: number) => Promise<void> };
 const realClock: EarClock = { now: () => performance.now(), sleep };
 
-/** What a player hears: the replies' speech (AUDIO_ANSWER chunks) played one after another, as a client plays them. */
+/** Whether the server has been heard speaking, by any player of the load. */
+export type Hearing = { heardAny: boolean };
+
+/**
+ * What a player hears: the replies' speech (AUDIO_ANSWER chunks) played one after another, as a client plays them.
+ * When the player starts saying its next line, what still plays stops and later chunks of earlier replies are dropped
+ * (the game screen does the same when the player talks over the character: engine/client/voice-loop.ts).
+ */
 export class Ears {
   /** When what has arrived so far will have played (performance.now() time). */
   #playedUntil = 0;
   readonly #byInput = new Map<string, { chunks: number; lastAt: number }>();
-  heardAny = false;
+  /** The input whose reply the player is waiting for; chunks of any other are not heard. */
+  #current: string | null = null;
 
-  constructor(readonly clock: EarClock = realClock) {}
+  constructor(readonly clock: EarClock = realClock, readonly hearing: Hearing = { heardAny: false }) {}
+
+  /** The player starts saying the line `inputId` (or taps start): what plays stops. */
+  speak(inputId: string): void {
+    this.#current = inputId;
+    this.#playedUntil = this.clock.now();
+    this.#byInput.clear();
+  }
 
   chunk(inputId: string, atMs: number, audio: Uint8Array): void {
-    this.heardAny = true;
+    this.hearing.heardAny = true;
+    if (this.#current !== null && inputId !== this.#current) return;
     this.#playedUntil = Math.max(this.#playedUntil, atMs) + mp3DurationMs(audio);
     const e = this.#byInput.get(inputId) ?? { chunks: 0, lastAt: 0 };
     e.chunks++;
@@ -203,7 +219,7 @@ export class Ears {
   async listen(inputId: string, stopped: () => boolean = () => false): Promise<number> {
     const { now, sleep: wait } = this.clock;
     const t0 = now();
-    const firstWait = this.heardAny ? FIRST_SPEECH_WAIT_MS.heard : FIRST_SPEECH_WAIT_MS.never;
+    const firstWait = this.hearing.heardAny ? FIRST_SPEECH_WAIT_MS.heard : FIRST_SPEECH_WAIT_MS.never;
     while (!this.#byInput.has(inputId) && now() - t0 < firstWait && !stopped()) await wait(50);
     for (;;) {
       const e = this.#byInput.get(inputId);
@@ -242,6 +258,7 @@ export class LoadRunner {
 
   constructor(readonly o: LoadOptions) {
     this.#rand = rng(o.seed);
+    this.#hearing = { heardAny: o.clips.size > 0 };
   }
 
   snapshot(): LoadSnapshot {
@@ -294,6 +311,12 @@ export class LoadRunner {
     this.#stop = true;
   }
 
+  /**
+   * Shared by the players: once one has heard the server speak, all wait for speech. A load of recorded answers expects
+   * a server that speaks from the start (one that hears voices is run with its voice).
+   */
+  readonly #hearing: Hearing;
+
   get #pace(): Pace {
     return this.o.pace ?? 'player';
   }
@@ -343,7 +366,7 @@ export class LoadRunner {
     });
     // First AUDIO_ANSWER of each input, measured from its sending (speech follows the turn's GAME_OUTPUT).
     const audioWatch = new Map<string, number>();
-    const ears = new Ears();
+    const ears = new Ears(undefined, this.#hearing);
     let socket: GameSocket | null = null;
     let reconnecting: Promise<GameSocket> | null = null;
     let closing = false;
@@ -459,15 +482,19 @@ export class LoadRunner {
           const clip = text ? this.o.clips.get(text) : undefined;
           const audio = clip ? new Uint8Array(readFileSync(clip.file)) : undefined;
           // Saying the line takes as long as the recording lasts; the client sends it when the player stops.
+          const input_id = randomUUID();
+          ears.speak(input_id);
           if (paced && clip) await sleep(clip.seconds * 1000);
           let r = await send(run, {
-            player_story_id: run.id, is_starting_dialogue: text === null,
+            input_id, player_story_id: run.id, is_starting_dialogue: text === null,
             ...(text === null ? {} : clip ? { audio_format: clip.format } : { transcription: text }),
           }, audio);
           // Not caught: the player hears the apology, then types the line instead, as the game screen lets them.
           if (r && isNotCaught(r) && text !== null) {
             await listen(r);
-            r = await send(run, { player_story_id: run.id, is_starting_dialogue: false, transcription: text });
+            const typed = randomUUID();
+            ears.speak(typed);
+            r = await send(run, { input_id: typed, player_story_id: run.id, is_starting_dialogue: false, transcription: text });
           }
           await listen(r);
           const out = r?.outputs.at(-1);

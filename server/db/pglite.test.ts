@@ -24,8 +24,12 @@ describe('PGlite data directory and memory settings', () => {
       expect(existsSync(join(dir, 'pglite', 'PG_VERSION'))).toBe(true);
       expect(readdirSync(dir).filter((f) => f.includes('initdb'))).toEqual([]);
       expect(await sharedBuffers(db)).toBe('16MB');
+      // New WAL segments are not zero-filled (see PGLITE_SETTINGS); rows written across a segment switch are kept.
+      expect((await db.query<{ wal_init_zero: string }>('SHOW wal_init_zero')).rows[0]?.wal_init_zero).toBe('off');
       await db.query('CREATE TABLE kept (v text)');
       await db.query("INSERT INTO kept VALUES ('still here')");
+      await db.query('SELECT pg_switch_wal()');
+      await db.query("INSERT INTO kept VALUES ('in the next segment')");
     } finally {
       await db.close();
     }
@@ -35,7 +39,7 @@ describe('PGlite data directory and memory settings', () => {
     const again = await openPglite(dir, { sharedBuffers: '32MB', templateDir });
     try {
       expect(await sharedBuffers(again)).toBe('32MB');
-      expect((await again.query<{ v: string }>('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
+      expect((await again.query<{ v: string }>('SELECT v FROM kept ORDER BY v DESC')).rows).toEqual([{ v: 'still here' }, { v: 'in the next segment' }]);
     } finally {
       await again.close();
     }

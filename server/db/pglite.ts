@@ -25,12 +25,26 @@ export class PgliteError extends Error {
  * is for a dedicated machine). The server's working set is far smaller, and the OS page cache still holds the files.
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
-const WORKER_YOUNG_GENERATION_MB = 8;
+const WORKER_YOUNG_GENERATION_MB = 2;
+
+/**
+ * PostgreSQL settings given at start on top of shared_buffers. PGlite is one backend in single-user mode: no WAL
+ * writer or checkpointer prepares WAL segments ahead, so the commit that crosses a 16 MB segment boundary creates the
+ * next one itself, and by default fills it with 16 MB of zeroes first (one commit in ~1,600 took 12-25 ms instead of
+ * ~1 ms on a quiet machine, #12; 100+ ms stalls of the worker under load). Without the zero fill the segment is
+ * created at its full size in one write (ext4, tmpfs: a sparse file); fsync is off in PGlite anyway.
+ */
+const PGLITE_SETTINGS: Record<string, string> = { wal_init_zero: 'off' };
 
 function startWorker(): { call: (req: Request) => Promise<{ rows: Row[]; affected: number }>; stop: () => Promise<void> } {
   // execArgv: [] so a parent started through a loader (tsx, test runners) does not load it again in the thread.
   // A small young generation: the garbage a burst of queries leaves there (rows, messages) stays resident until the
   // next scavenge, which an idle worker never runs; V8's default lets it reach tens of MB (#12, #14 idle memory).
+  // 2 MB rather than 8: V8 starts a full (mark-compact) collection as soon as the old generation's headroom is less
+  // than the young generation's capacity, and the worker's old generation (~11 MB live) only ever gets ~2x headroom,
+  // so with 8 MB it mostly ran a major GC every ~100-300 commits (11-33 per 3,000-4,000 sequential commits in 9 of 12
+  // runs, 2 in the others; pauses up to 10-35 ms under load); with 2 MB, 2-4 in each of 7 runs, for more but shorter scavenges (~0.6 ms each on a quiet machine)
+  // and the same worker CPU per commit (#12, 13:40-13:45 UTC runs in notes/12-sockets.md).
   const worker = new Worker(new URL('./pglite-worker.js', import.meta.url), { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   let nextId = 1;
   let dead: Error | null = null;
@@ -148,7 +162,7 @@ export async function openPglite(dataDir: string | null, opts: PgliteOptions = {
   }
   const w = startWorker();
   try {
-    await w.call({ op: 'open', dataDir: path, settings: { shared_buffers: opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS } });
+    await w.call({ op: 'open', dataDir: path, settings: { ...PGLITE_SETTINGS, shared_buffers: opts.sharedBuffers ?? PGLITE_SHARED_BUFFERS } });
   } catch (e) {
     await w.stop();
     lock?.release();
