@@ -20,6 +20,13 @@ describe('test:load with LOAD_STALLS=report', () => {
     expect(v.note).toMatch(/60 s pending-message timeout/);
   });
 
+  it('reports every wait of the capacity run (flat out, over capacity by design), and still fails its errors', () => {
+    const v = reportOnlyVerdict({ errors: {}, stalls: stalls(40, 75_000), verification: clean }, { capacity: true });
+    expect(v.pass).toBe(true);
+    expect(v.note).toMatch(/capacity run: 40 waits over 10 s \(longest 75 s\)/);
+    expect(reportOnlyVerdict({ errors: {}, stalls: stalls(40, 75_000), verification: { ...clean, lost_turns: 1 } }, { capacity: true }).pass).toBe(false);
+  });
+
   it('fails errors, lost and doubled turns whatever the stalls', () => {
     expect(reportOnlyVerdict({ errors: { 'ERROR_MESSAGE: x': 1 }, stalls: stalls(1, 11_000), verification: clean }).pass).toBe(false);
     expect(reportOnlyVerdict({ errors: {}, stalls: stalls(1, 11_000), verification: { ...clean, lost_turns: 1 } }).pass).toBe(false);
