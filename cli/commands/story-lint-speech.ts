@@ -10,6 +10,7 @@ import { parseVoiceConfig } from '../../server/voice/config.js';
 import { HttpTranscriber } from '../../server/voice/http-stt.js';
 import { formatSpeechLint, lintSpeech } from '../../server/voice/lint-speech.js';
 import { transcriberListener, understandingListener, type Listener } from '../../server/voice/listener.js';
+import { engineOption } from '../../server/voice/native-asr.js';
 import { isPocketsphinxAvailable } from '../../server/voice/pocketsphinx.js';
 import { SpeechUnderstanding } from '../../server/voice/understanding.js';
 import { numberOption } from '../lib/options.js';
@@ -32,7 +33,10 @@ async function recogniser(language: PlayLanguage): Promise<{ listener: Listener;
   if (!ok.ok) throw new CliError(`Offline English recognition needs pocketsphinx: sudo apt-get install pocketsphinx pocketsphinx-en-us (missing: ${ok.missing.join(', ')})`);
   // No deadline worth the name: a lint is not played live, and a decode cut short on a busy machine would be
   // reported as a sentence not recognised.
-  const u = new SpeechUnderstanding({ modelDir: c.POCKETSPHINX_MODEL_DIR, concurrency: 4, timeoutMs: 120_000 });
+  // The engine the server uses (POCKETSPHINX_ENGINE; auto: the persistent decoders when built), so that the lint hears
+  // as players are heard.
+  const native = await engineOption(process.env);
+  const u = new SpeechUnderstanding({ modelDir: c.POCKETSPHINX_MODEL_DIR, concurrency: 4, timeoutMs: 120_000, ...(native ? { native } : {}) });
   return { listener: understandingListener(u), close: () => u.close() };
 }
 

@@ -9,6 +9,8 @@
 //      the load), against a fresh echo process, each after a full GC, the median of BENCH_SERVER_IDLE_ROUNDS rounds;
 //   4. a CPU profile of the server's threads (main and workers) during one level's window, summarised by area.
 // Server CPU on PostgreSQL also gives the cluster's own CPU (postmaster and backends, from /proc): db_server_cpu_cores.
+// Per level also: CPU per turn by thread (main, the busiest other thread = the PGlite worker on PGlite, the rest = V8's
+// GC helpers and libuv) and the main thread's GC pauses, which survive a loaded machine better than latency tails.
 // Voice: local speech synthesis and recognition are off (VOICE=off: text turns, as when an HTTP provider voices the
 // replies); the JSON states it. Goals are reported, never asserted. `npm run bench -- server`.
 // Knobs (environment): BENCH_SERVER_WINDOW_S (20), BENCH_SERVER_ECHO_WINDOW_S (10), BENCH_SERVER_LEVELS
@@ -82,6 +84,16 @@ function serverFigures(s: ChildStats, rssKiB: number, turnsPerS: number, dbCores
       db_server_cpu_cores: dbCores,
       cpu_ms_per_turn_with_db_server: turnsPerS > 0 ? round(((s.cpu_cores + dbCores) * 1000) / turnsPerS, 2) : null,
     } : {}),
+    // Per thread (ms of CPU per turn): on PGlite, busiest_other is the database worker: 1000 / it is the most turns/s
+    // it can commit with a core to itself.
+    ...(s.threads_cpu_ms && turnsPerS > 0 ? {
+      cpu_ms_per_turn_by_thread: {
+        main: round(s.threads_cpu_ms.main / (turnsPerS * s.wall_ms / 1000), 3),
+        busiest_other: round(s.threads_cpu_ms.busiest_other / (turnsPerS * s.wall_ms / 1000), 3),
+        rest: round(s.threads_cpu_ms.rest / (turnsPerS * s.wall_ms / 1000), 3),
+      },
+    } : {}),
+    gc_main: s.gc_main,
     event_loop_delay_ms: s.event_loop_delay_ms,
     rss_kib: rssKiB,
     heap_used_mib: round(s.memory.heapUsed / 2 ** 20, 1),
@@ -371,6 +383,8 @@ async function runBackend(backend: Backend, s: Settings, echo: BenchChild): Prom
         turns_per_s_served: round(server.latency_ms.n / (s.windowMs / 1000), 1), errors: Object.values(server.errors).reduce((a, b) => a + b, 0),
         server_cpu_cores: serverStats.cpu_cores, ...(dbCores !== null ? { db_server_cpu_cores: dbCores } : {}), server_rss_mib: round(serverRss / 1024, 1), event_loop_delay_p99_ms: serverStats.event_loop_delay_ms.p99,
         db_busy_fraction: serverStats.db?.busy_fraction ?? null, client_cpu_cores: server.client.cpu_cores,
+        cpu_ms_per_turn_by_thread: (latency[String(n)] as { looptale: { server: Record<string, unknown> } }).looptale.server.cpu_ms_per_turn_by_thread ?? null,
+        main_gc_pauses: { count: serverStats.gc_main.count, total_ms: serverStats.gc_main.total_ms, max_ms: serverStats.gc_main.max_ms, over_5ms: serverStats.gc_main.over_5ms },
       });
     }
     await looptale.stop();

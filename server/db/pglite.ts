@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryOptions, Row } from './db.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
+import { DEFAULT_VACUUM_POLICY, PgliteVacuum, type VacuumPolicy } from './pglite-vacuum.js';
 
 type Request = { op: 'open'; dataDir: string | null; settings: Record<string, string> } | { op: 'query'; sql: string; params: readonly unknown[]; prepare?: boolean } | { op: 'exec'; sql: string } | { op: 'close' };
 type Reply = { id: number; ok: true; rows: Row[]; affected: number } | { id: number; ok: false; error: { message: string; name: string } & Record<string, unknown> };
@@ -143,6 +144,8 @@ export type PgliteOptions = {
    * every server and store the tests start, in any process, shares it); unset, every new directory runs initdb.
    */
   templateDir?: string;
+  /** The VACUUM PGlite's single-user PostgreSQL does not run itself (pglite-vacuum.ts); false: none (tests). */
+  vacuum?: VacuumPolicy | false;
 };
 
 export async function openPglite(dataDir: string | null, opts: PgliteOptions = {}): Promise<Db> {
@@ -194,11 +197,25 @@ export async function openPglite(dataDir: string | null, opts: PgliteOptions = {
     const r = await w.call({ op: 'query', sql, params, ...(opts.prepare ? { prepare: true } : {}) });
     return { rows: r.rows as T[], rowCount: r.affected };
   };
+  // The autovacuum single-user PostgreSQL lacks: when enough calls were made, at a moment nothing is in flight.
+  const vacuum = opts.vacuum === false ? null : new PgliteVacuum(opts.vacuum ?? DEFAULT_VACUUM_POLICY);
+  let inflight = 0;
   let closed = false;
+  const tracked = <T>(p: Promise<T>): Promise<T> => {
+    if (!vacuum) return p;
+    inflight++;
+    const done = (): void => {
+      inflight--;
+      vacuum.count();
+      if (!closed && vacuum.due(inflight > 0)) void admit(() => vacuum.run({ query }), true).catch(() => undefined);
+    };
+    p.then(done, done);
+    return p;
+  };
   return {
     kind: 'pglite',
-    query: (sql, params, opts) => admit(() => query(sql, params, opts), false),
-    tx: <T>(fn: (q: Queryable) => Promise<T>) => admit(async () => {
+    query: (sql, params, opts) => tracked(admit(() => query(sql, params, opts), false)),
+    tx: <T>(fn: (q: Queryable) => Promise<T>) => tracked(admit(async () => {
       await w.call({ op: 'exec', sql: 'BEGIN' });
       try {
         const out = await fn({ query });
@@ -208,7 +225,7 @@ export async function openPglite(dataDir: string | null, opts: PgliteOptions = {
         await w.call({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
         throw e;
       }
-    }, true),
+    }, true)),
     async close() {
       if (closed) return;
       closed = true;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, keyWordRule, keyWordsHeard, neededMargin, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, isMove, keyWordRule, keyWordsHeard, neededMargin, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -272,7 +272,7 @@ export class SpeechUnderstanding {
     const strict = a.decision ? endsRun(req.story, a.decision) : false;
     // The exact grammar's decision is taken at or above `sure` whatever the model hears, never below `never`; in
     // between, what the model hears decides (policy.ts).
-    const bounds = grammarBounds(t, { strict, authored: a.authored, battle: Boolean(a.decision?.battle) });
+    const bounds = grammarBounds(t, { strict, authored: a.authored, move: a.decision ? isMove(a.decision) : false });
     const modelMatters = useLm && (a.decision === null || bounds.never < bounds.sure);
     if (modelMatters && (eager || a.decision === null || room())) void freeOf();
     const firstLoop = a.decision || eager ? await loopOf() : null;
@@ -302,7 +302,7 @@ export class SpeechUnderstanding {
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
     const authored = pick === a && a.authored;
     const margin = pick.margin ?? -Infinity;
-    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, battle: Boolean(pick.decision.battle) });
+    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision) });
     const extra: Partial<Evidence> = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin });

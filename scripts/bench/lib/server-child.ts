@@ -4,9 +4,10 @@
 // memory, open sockets and database queue figures since the last `reset`), `reset`, `gc`, `close`. It exits when the
 // parent goes away. Bench-only instrumentation lives here, never in the product. BENCH_SERVER_ROOT (a checkout of
 // another version, such as the pre-change baseline) runs that version's server under the same harness.
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WebSocketServer } from 'ws';
@@ -47,7 +48,16 @@ export type ChildStats = {
   memory: NodeJS.MemoryUsage;
   sockets: number;
   db: DbProbe | null;
+  /**
+   * CPU of this process's threads (from /proc), ms: the main thread, the busiest other thread (on PGlite: the
+   * database worker, whose cost per turn bounds the turns/s one process can serve) and all the others together (V8's
+   * GC helpers, libuv's pool).
+   */
+  threads_cpu_ms: { main: number; busiest_other: number; rest: number } | null;
+  /** The main thread's GC pauses (PerformanceObserver 'gc'): each one stops every turn in flight. */
+  gc_main: GcPauses;
 };
+export type GcPauses = { count: number; total_ms: number; max_ms: number; over_5ms: number; scavenges: number; major: number };
 export type ChildMessage =
   | { type: 'ready'; url: string; pid: number }
   | { type: 'reply'; id: number; ok: true; data: unknown }
@@ -167,17 +177,64 @@ async function start(): Promise<{ url: string; sockets: () => number; db: Return
   throw new Error(`server-child: unknown mode '${mode ?? ''}' (looptale | echo)`);
 }
 
+/** CPU ms of each thread of this process (Linux /proc; null elsewhere). */
+function threadCpu(): Map<number, number> | null {
+  try {
+    const out = new Map<number, number>();
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(Number(tid), (Number(f[11]) + Number(f[12])) * 10); // utime + stime, in 10 ms clock ticks
+      } catch {
+        // the thread ended
+      }
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 const running = await start();
 const eld = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
 eld.enable();
 let since = performance.now();
 let cpuSince = process.cpuUsage();
+let threadsSince = threadCpu();
+let gcPauses: { ms: number; kind: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push({ ms: e.duration, kind: (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0 });
+}).observe({ entryTypes: ['gc'] });
 
 const reset = (): void => {
   eld.reset();
   since = performance.now();
   cpuSince = process.cpuUsage();
+  threadsSince = threadCpu();
+  gcPauses = [];
   running.db?.reset();
+};
+const threadsFigures = (): ChildStats['threads_cpu_ms'] => {
+  const now = threadCpu();
+  if (!now || !threadsSince) return null;
+  let main = 0;
+  const others: number[] = [];
+  for (const [tid, ms] of now) {
+    const d = ms - (threadsSince.get(tid) ?? 0);
+    if (tid === process.pid) main = d;
+    else others.push(d);
+  }
+  others.sort((a, b) => b - a);
+  return { main, busiest_other: others[0] ?? 0, rest: others.slice(1).reduce((a, b) => a + b, 0) };
+};
+const gcFigures = (): GcPauses => {
+  // kind 1 = scavenge (young generation); 2, 4, 8 = the old generation's marking and compaction steps.
+  const ms = gcPauses.map((g) => g.ms);
+  return {
+    count: ms.length, total_ms: round(ms.reduce((a, b) => a + b, 0), 1), max_ms: round(Math.max(0, ...ms), 2),
+    over_5ms: ms.filter((x) => x > 5).length, scavenges: gcPauses.filter((g) => g.kind === 1).length, major: gcPauses.filter((g) => g.kind !== 1).length,
+  };
 };
 const stats = async (): Promise<ChildStats> => {
   const wall = performance.now() - since;
@@ -194,6 +251,8 @@ const stats = async (): Promise<ChildStats> => {
     memory: process.memoryUsage(),
     sockets: running.sockets(),
     db: running.db ? await running.db.read(wall) : null,
+    threads_cpu_ms: threadsFigures(),
+    gc_main: gcFigures(),
   };
 };
 
