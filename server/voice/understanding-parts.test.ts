@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, neededMargin } from './policy.js';
+import { agreesElsewhere, DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, neededMargin, partOf } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -164,5 +164,39 @@ describe('what the model heard', () => {
     expect(elsewhere('it is the escapement', 'it is the')).toBe(true);
     const s = { strict: false, source: 'grammar' as const, authored: true };
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' })).toBeGreaterThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'none' }));
+  });
+
+  it('agrees elsewhere when the model decides the same in none of the sentence\'s words: no agreement then', () => {
+    expect(agreesElsewhere('we should run away', 'flee city to the let\'s to')).toBe(true);
+    expect(agreesElsewhere('pull the crank', 'pull then')).toBe(false);
+    // A sentence of small words only keeps its agreement.
+    expect(agreesElsewhere('yes i\'ll take it', 'yes take it')).toBe(false);
+  });
+
+  it('is part of the grammar\'s decision when it leaves out a target, a style, a stake or team members, never when it names others', () => {
+    const siege = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
+    const stages = statesByStage(siege, { runs: 5 });
+    const at = (stage: string) => {
+      const st = stages.find((x) => x.stage === stage);
+      if (!st) throw new Error(`no ${stage}`);
+      return (model: string, grammar: string): boolean => partOf(siege, st.state, model.split(' '), decideTyped(siege, st.state, model), decideTyped(siege, st.state, grammar));
+    };
+    const attack = at('attack');
+    // No target heard: the brain's default (the hound) is no other decision.
+    expect(attack('strike does are you', 'strike commander as lunge')).toBe(true);
+    expect(attack('vance crush the like like lunge', 'vance crush the bellows like lunge')).toBe(true);
+    // The hound named where the grammar heard the knight: another decision, though the hound is the default.
+    expect(attack('ferrule hit the dog heroic', 'ferule hit the knight heroic')).toBe(false);
+    expect(attack('strike commander as lunge', 'strike commander as lunge')).toBe(false);
+    const bet = at('bet');
+    expect(bet('orla we to', 'orla vance medium i bet two')).toBe(true);
+    expect(bet('the orla easy i bet one', 'tam easy i bet one')).toBe(false);
+    const team = stages.find((x) => (decideTyped(siege, x.state, 'holt wick and tam wick').selection?.length ?? 0) === 2);
+    if (!team) throw new Error('no assemble');
+    const pick = (model: string, grammar: string): boolean => partOf(siege, team.state, model.split(' '), decideTyped(siege, team.state, model), decideTyped(siege, team.state, grammar));
+    expect(pick('go wick and tam wick', 'holt wick and tam wick')).toBe(true);
+    expect(pick('orla and tam wick', 'holt wick and tam wick')).toBe(false);
+    const s = { strict: false, source: 'grammar' as const, authored: false };
+    expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'partial' })).toBeLessThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'other' }));
   });
 });

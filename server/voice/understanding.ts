@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, isMove, keyWordRule, keyWordsHeard, neededMargin, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, isMove, keyWordRule, keyWordsHeard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -50,6 +50,8 @@ export type Evidence = {
   authored?: boolean;
   /** The other decoder's margin. */
   other?: number | null;
+  /** What the other decoder heard, seen from the picked decision (policy.ts ModelView). */
+  view?: ModelView;
   source?: 'grammar' | 'lm';
   /** What each decoder heard (for the bench and logs). */
   heard_grammar?: string;
@@ -296,7 +298,7 @@ export class SpeechUnderstanding {
     // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
     const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
     const pick = a.decision ? a : b;
-    const view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : agree ? 'same' : b.decision ? 'other' : pick === a && elsewhere(a.text, b.text) ? 'elsewhere' : 'none';
+    const view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : this.#view(req, a, b, agree, pick === a);
     const heardText = pick.text || a.text || b.text;
     const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}) };
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
@@ -305,9 +307,19 @@ export class SpeechUnderstanding {
     const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision) });
     const extra: Partial<Evidence> = { verification: pick.verification, key_words: pick.keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
     // Agreement is known only when the model was decoded.
-    if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin });
+    if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
     if (!(margin >= needed)) return miss('unsure', pick.text, extra);
     return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null };
+  }
+
+  /** What the model heard, seen from the grammar's decision (policy.ts ModelView). */
+  #view(req: UnderstandRequest, a: Candidate, b: Candidate, agree: boolean, grammarPicked: boolean): ModelView {
+    // A story sentence "agreed" in none of its own words: as if the model had heard no decision (not for one that
+    // ends the run: that needs the model's agreement and has its own margin, `run_ending`).
+    if (agree) return a.authored && a.decision && !endsRun(req.story, a.decision) && agreesElsewhere(a.text, b.text) ? 'none' : 'same';
+    if (b.decision && a.decision) return partOf(req.story, req.state, b.text.split(' '), b.decision, a.decision) ? 'partial' : 'other';
+    if (b.decision) return 'other';
+    return grammarPicked && elsewhere(a.text, b.text) ? 'elsewhere' : 'none';
   }
 
   /** The utterance's own normalisation (cmn.ts): a model directory starting from its cepstral mean, read by a first
@@ -457,7 +469,7 @@ export async function createBenchUnderstander(): Promise<{
     async understand(story, state, wav) {
       const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
       const features: Record<string, number | string | null> = {
-        margin: r.margin, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
+        margin: r.margin, view: r.view ?? null, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
         key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
         gaps: r.verification?.gaps.map((w) => `${w.word}:${w.frames}:${w.margin}`).join(' ') ?? null,
         grammar: r.heard_grammar ?? null, lm: r.heard_lm ?? null,
