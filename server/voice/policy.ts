@@ -78,8 +78,9 @@ export function neededMargin(t: Thresholds, s: Standing): number {
 
 /** For a decision of the exact grammar before the model is decoded: at or above `sure` it is taken whatever the model
  *  hears; below `never` it is a miss whatever the model hears; in between the model decides. */
-export function grammarBounds(t: Thresholds, s: { strict: boolean; authored: boolean; move?: boolean }): { sure: number; never: number } {
-  const views: ModelView[] = ['same', 'none', 'elsewhere', 'partial', 'other'];
+export function grammarBounds(t: Thresholds, s: { strict: boolean; authored: boolean; move?: boolean; parts?: boolean }): { sure: number; never: number } {
+  // Only a decision with parts (hasParts) can be heard in part: the others never decode the model for it.
+  const views: ModelView[] = ['same', 'none', 'elsewhere', ...(s.parts ? (['partial'] as const) : []), 'other'];
   const needs = views.map((model) => neededMargin(t, { ...s, source: 'grammar', model }));
   return { sure: Math.max(...needs), never: Math.min(...needs) };
 }
@@ -128,6 +129,11 @@ function partsOf(d: Decision): Record<string, string | number | boolean | null> 
   if (d.battle) return { actor: d.battle.actor_id ?? null, target: d.battle.target_id ?? null, thematic: d.battle.thematic };
   if (d.upgrade?.stage === 'bet') return { character: d.upgrade.character_id ?? null, level: d.upgrade.level ?? null, bet: d.upgrade.bet ?? null };
   return null;
+}
+
+/** Whether a decision has parts the model may hear some of (`partOf`): a battle move, a bet or a team. */
+export function hasParts(d: Decision): boolean {
+  return Boolean(d.battle) || d.upgrade?.stage === 'bet' || (d.selection?.length ?? 0) > 0;
 }
 
 /** Whether the model's decision `heard` (from `words`) is part of the grammar's `full` one: the same kind of battle move

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, isMove, keyWordRule, keyWordsHeard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -274,7 +274,7 @@ export class SpeechUnderstanding {
     const strict = a.decision ? endsRun(req.story, a.decision) : false;
     // The exact grammar's decision is taken at or above `sure` whatever the model hears, never below `never`; in
     // between, what the model hears decides (policy.ts).
-    const bounds = grammarBounds(t, { strict, authored: a.authored, move: a.decision ? isMove(a.decision) : false });
+    const bounds = grammarBounds(t, { strict, authored: a.authored, move: a.decision ? isMove(a.decision) : false, parts: a.decision ? hasParts(a.decision) : false });
     const modelMatters = useLm && (a.decision === null || bounds.never < bounds.sure);
     if (modelMatters && (eager || a.decision === null || room())) void freeOf();
     const firstLoop = a.decision || eager ? await loopOf() : null;
