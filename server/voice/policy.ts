@@ -19,9 +19,9 @@ import type { Story } from '../../engine/story/format.js';
  *   - `agreed`: a generated sentence (names x verbs x targets...) both decoders heard;
  *   - `agreed_move`: the same for a move, one of a few short answers: a battle move (an attack or a defence) or a
  *     riddle's answer;
- *   - `partial`: a generated sentence whose decision the model heard in part: the same kind of move, bet or team, with
- *     each part the model's words name the grammar's, the others left to the brain's defaults ("strike does are you"
- *     where the grammar heard "strike commander as lunge": the model heard no target, the brain filled one in);
+ *   - `partial`: a generated move or bet the model heard in part (`partOf`): a part named the same, the others left to
+ *     the brain's defaults ("okay to the dog heroic" where the grammar heard "ferule hit the dog heroic": no fighter
+ *     named, the brain filled one in; before, "another decision");
  *   - `alone`: a generated sentence the grammar heard alone (never, by default);
  *   - `model`: the model's words alone (the grammar heard no decision), by their fit on the model's own path;
  *   - `run_ending`: a decision that ends the run (a Dead End, surrender), only when both decoders agree.
@@ -131,21 +131,20 @@ function partsOf(d: Decision): Record<string, string | number | boolean | null> 
   return null;
 }
 
-/** Whether a decision has parts the model may hear some of (`partOf`): a battle move, a bet or a team. */
+/** Whether a decision has parts the model may hear some of (`partOf`): a battle move or a bet. */
 export function hasParts(d: Decision): boolean {
-  return Boolean(d.battle) || d.upgrade?.stage === 'bet' || (d.selection?.length ?? 0) > 0;
+  return Boolean(d.battle) || d.upgrade?.stage === 'bet';
 }
 
 /** Whether the model's decision `heard` (from `words`) is part of the grammar's `full` one: the same kind of battle move
- *  or a bet, differing only in parts the model's words do not name, which the brain filled with its defaults (no
- *  target named: the hound; no style: a plain move; no stake); or at an assemble, some of the grammar's team and no one
- *  else ("go wick and tam wick" for "holt wick and tam wick"). A part the model names otherwise is another decision
- *  ("ferrule hit the dog heroic" where the grammar heard "... the knight ...", even with the hound the default). */
+ *  or a bet, with at least one part the model's words name the same (the fighter, the target, a style, the level or
+ *  the stake) and every other part left to the brain's defaults (no fighter or target named, no style, no stake):
+ *  "orla we to" for "orla vance medium i bet two", "tam dodge into little the" for "tam block into the shadows". A
+ *  part the model names otherwise is another decision ("ferrule hit the dog heroic" where the grammar heard "... the
+ *  knight ...", though the hound is the default target); a model naming no part heard only some move ("seven up boat
+ *  smash", a human's "seven of clubs", where the grammar heard "stab the knight with lunge"). Not a team: the grammar's
+ *  extra member is where it goes wrong ("captain holt orla and tam" for "Captain Holt, Orla and Ferrule"). */
 export function partOf(story: Story, state: GameState, words: readonly string[], heard: Decision, full: Decision): boolean {
-  if (heard.selection?.length && full.selection?.length) {
-    const team = new Set(full.selection);
-    return heard.selection.every((id) => team.has(id)) && heard.selection.length < team.size;
-  }
   if (Boolean(heard.battle) !== Boolean(full.battle) || heard.battle?.kind !== full.battle?.kind) return false;
   if ((heard.upgrade?.stage === 'bet') !== (full.upgrade?.stage === 'bet')) return false;
   const a = partsOf(heard);
@@ -159,12 +158,13 @@ export function partOf(story: Story, state: GameState, words: readonly string[],
     const c = row.blueprint_character_id ? story.characters.find((x) => x.id === row.blueprint_character_id) : undefined;
     return [row.name, ...(c ? [c.name, ...c.aliases] : [])].some((n) => fold(n) !== '' && said.includes(` ${fold(n)} `));
   };
-  const differ = Object.keys(a).filter((k) => a[k] !== b[k]);
-  // A default is no name (a fighter or target the words name), no style (false) and no stake or level (null).
-  return differ.length > 0 && differ.every((k) => {
-    const v = a[k];
-    return v === null || v === false || ((k === 'actor' || k === 'target' || k === 'character') && typeof v === 'string' && !named(v));
-  });
+  const isName = (k: string): boolean => k === 'actor' || k === 'target' || k === 'character';
+  // A default: no name (a fighter or target the words name), no style (false), no stake or level (null).
+  const unnamed = (k: string, v: string | number | boolean | null): boolean => v === null || v === false || (isName(k) && typeof v === 'string' && !named(v));
+  const keys = Object.keys(a);
+  const differ = keys.filter((k) => a[k] !== b[k]);
+  const same = keys.filter((k) => a[k] === b[k] && !unnamed(k, a[k] ?? null));
+  return differ.length > 0 && same.length > 0 && differ.every((k) => unnamed(k, a[k] ?? null));
 }
 
 const fold = (s: string): string => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9']+/g, ' ').trim();
