@@ -133,7 +133,7 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
   const report: Record<string, unknown> = { clips: all.length, dir };
 
   // Out-of-story sentences, spoken by the clean fixture voice, tried in every moment the clips are said in.
-  const engine = await EspeakEngine.create();
+  const engine = await EspeakEngine.create({ fresh: true });
   const oos = OUT_OF_STORY.map((text) => {
     const pcm = toFloat32(engine.synth(text, { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 }));
     const padded = new Float32Array(pcm.length + 22050);

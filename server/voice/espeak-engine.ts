@@ -1,7 +1,7 @@
 // eSpeak NG compiled to WASM, in this thread: text to 22,050 Hz 16-bit mono samples, and text to IPA. One instance is
 // reused (start-up ~150-400 ms, then a few ms per sentence). EspeakSynthesizer runs it in a worker thread; scripts and
 // the grammar builder call it directly.
-import init, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import init, { type ESpeakNGModule, type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 
 export const ESPEAK_RATE = 22050;
 
@@ -20,12 +20,20 @@ const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.m
 export class EspeakEngine {
   readonly sampleRate = ESPEAK_RATE;
   #voice = '';
+  /** The module's memory as it was once the engine was made (`fresh`). */
+  readonly #start: Uint8Array | null;
 
-  private constructor(private readonly w: ESpeakNGWorker) {}
+  private constructor(private readonly w: ESpeakNGWorker, private readonly m: ESpeakNGModule | null) {
+    this.#start = m ? m.HEAPU8.slice() : null;
+  }
 
-  static async create(): Promise<EspeakEngine> {
+  /** `fresh`: every utterance starts from the engine's first state, so the same text and settings always give the
+   *  same samples. eSpeak's output otherwise depends on what it said before (its random jitter's state and more are
+   *  carried from call to call): lint-speech's and the benches' clips, which must be the same run after run. Costs a
+   *  copy of the module's memory (16 MB, ~2-5 ms) per utterance; the game's own voice does without. */
+  static async create(opts: { fresh?: boolean } = {}): Promise<EspeakEngine> {
     const m = await init({ print: () => undefined, printErr: () => undefined });
-    return new EspeakEngine(new m.eSpeakNGWorker());
+    return new EspeakEngine(new m.eSpeakNGWorker(), opts.fresh ? m : null);
   }
 
   #setVoice(voice: string): void {
@@ -40,6 +48,11 @@ export class EspeakEngine {
 
   /** The whole utterance as one array of samples at 22,050 Hz. */
   synth(text: string, p: EspeakParams): Int16Array {
+    if (this.#start && this.m) {
+      // The memory grows, never shrinks: the first bytes are the whole first state (the rest is free heap).
+      this.m.HEAPU8.set(this.#start);
+      this.#voice = '';
+    }
     this.#setVoice(p.voice);
     this.w.set_rate(clamp(p.rate, 80, 450));
     this.w.set_pitch(clamp(p.pitch, 0, 99));

@@ -18,6 +18,8 @@ declare module '@echogarden/espeak-ng-emscripten' {
 
   export interface ESpeakNGModule {
     eSpeakNGWorker: new () => ESpeakNGWorker;
+    /** The module's memory (a new view after it grows). */
+    HEAPU8: Uint8Array;
   }
 
   const init: (options?: Record<string, unknown>) => Promise<ESpeakNGModule>;

@@ -111,6 +111,16 @@ describe('eSpeak engine', () => {
     expect(medianF0(high)).toBeGreaterThan(medianF0(low) * 1.3);
   });
 
+  it('fresh: the same text gives the same samples whatever was said before (not so by default)', async () => {
+    const fresh = await EspeakEngine.create({ fresh: true });
+    const p = { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 };
+    const first = fresh.synth('Down to the tide caves', p);
+    fresh.synth('Something else, in another voice', { ...p, voice: 'en-us+f2', rate: 150 });
+    fresh.synth('Down to the tide caves', p);
+    expect(fresh.synth('Down to the tide caves', p)).toEqual(first);
+    expect((await EspeakEngine.create({ fresh: true })).synth('Down to the tide caves', p)).toEqual(first);
+  });
+
   it('reads markup-like characters as text', () => {
     const plain = engine.synth('three is less than four', { voice: 'en-us', rate: 175, pitch: 50, range: 50, volume: 100 });
     const marked = engine.synth('3 < 4 & <b>bold</b>', { voice: 'en-us', rate: 175, pitch: 50, range: 50, volume: 100 });

@@ -130,9 +130,9 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
     }
   }
 
-  // One eSpeak engine per voice keeps each voice's output independent of the order of the others.
+  // Fresh engines: a sentence's audio is the same whatever was said before it and from run to run.
   const engines = new Map<string, EspeakEngine>();
-  if (jobs.length > 0) for (const p of profiles) engines.set(p.id, await EspeakEngine.create());
+  if (jobs.length > 0) for (const p of profiles) engines.set(p.id, await EspeakEngine.create({ fresh: true }));
   let done = 0;
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -51,10 +51,10 @@ export class ClipMaker {
     const key = `${voice.id}\0${text}`;
     const hit = this.#clips.get(key);
     if (hit) return hit;
-    // One engine per voice: each voice's output does not depend on the order of the others.
+    // One fresh engine per voice (espeak-engine.ts): a clip is the same whatever was said before it, run after run.
     let engine = this.#engines.get(voice.id);
     if (!engine) {
-      engine = EspeakEngine.create();
+      engine = EspeakEngine.create({ fresh: true });
       this.#engines.set(voice.id, engine);
     }
     const signal = speakAsPlayer(await engine, text, 'english', voice, `bench.${voice.id}.${text}`);
