@@ -17,6 +17,9 @@ function escapeMarkup(text: string): string {
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, Math.round(v)));
 
+/** The longest text (UTF-8 bytes) a `fresh` engine speaks from its first state; a longer one is spoken as it comes. */
+const FRESH_MAX_BYTES = 8192;
+
 export class EspeakEngine {
   readonly sampleRate = ESPEAK_RATE;
   #voice = '';
@@ -24,6 +27,12 @@ export class EspeakEngine {
   readonly #start: Uint8Array | null;
 
   private constructor(private readonly w: ESpeakNGWorker, private readonly m: ESpeakNGModule | null) {
+    if (m) {
+      // The bindings pass strings through one buffer they allocate once and keep a pointer to (grown when a string does
+      // not fit): allocated here, large enough for any text `synth` restores for, so that it is part of the first state.
+      w.set_voice('x'.repeat(FRESH_MAX_BYTES));
+      w.set_voice('en-us');
+    }
     this.#start = m ? m.HEAPU8.slice() : null;
   }
 
@@ -48,7 +57,7 @@ export class EspeakEngine {
 
   /** The whole utterance as one array of samples at 22,050 Hz. */
   synth(text: string, p: EspeakParams): Int16Array {
-    if (this.#start && this.m) {
+    if (this.#start && this.m && Buffer.byteLength(text) + 64 < FRESH_MAX_BYTES) {
       // The memory grows, never shrinks: the first bytes are the whole first state (the rest is free heap).
       this.m.HEAPU8.set(this.#start);
       this.#voice = '';
