@@ -13,8 +13,8 @@
 // Every run fails on an error or a lost or doubled turn. Runs 1 and 3 also fail on any stall (a wait over 10 s for an
 // answer); run 2's waits are printed, not failed on, however long: flat out, the closed loop of players offers more
 // than the machine serves, and its waits are the capacity figure (LOAD_CAPACITY=0 skips it).
-// LOAD_STALLS=report (what CI sets while 0 stalls is not shown reliably on its machine) prints the stalls of runs 1
-// and 3 instead of failing on them, except a wait that reached the spec's 60 s pending-message timeout (the client
+// LOAD_STALLS=report (for a machine known to be busy; CI does not set it) prints the stalls of runs 1 and 3 instead
+// of failing on them, except a wait that reached the spec's 60 s pending-message timeout (the client
 // gives the turn up: cli/load/verdict.ts); LOAD_KILL_STALLS=report does so for the kill -9 run only.
 // LOAD_CLIENTS, LOAD_DURATION, LOAD_KILL_CLIENTS, LOAD_KILL_EVERY, LOAD_STALL_S (10) change the figures.
 import { spawn } from 'node:child_process';

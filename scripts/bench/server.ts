@@ -17,7 +17,8 @@
 // (100,500,1000,2000), BENCH_SERVER_PERIOD_MS (2000), BENCH_SERVER_DB (pglite,postgres), BENCH_SERVER_IDLE_SOCKETS
 // (1000), BENCH_SERVER_IDLE_ROUNDS (3), BENCH_SERVER_IDLE_WAIT_S (45, after each fresh start), BENCH_SERVER_PROFILE_LEVEL
 // (500; 0 for none), BENCH_SERVER_PROFILE_DIR (a temp dir), BENCH_SERVER_VOICE (off), BENCH_SERVER_ROOT (another
-// checkout's server under the same harness, e.g. the pre-change baseline).
+// checkout's server under the same harness, e.g. the pre-change baseline), BENCH_SERVER_NODE_FLAGS (extra node flags
+// for the measured server, e.g. --trace-gc), BENCH_CHILD_LOG (a file every child's output is appended to).
 // Sign-up costs one scrypt hash each (about 160 ms of CPU here): 2,000 players take about 2.5 minutes per database.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -321,7 +322,9 @@ async function runBackend(backend: Backend, s: Settings, echo: BenchChild): Prom
       SEED_STORIES: 'true', STORIES_DIR: STORY_DIR, ...(pg ? { DATABASE_URL: pg.url } : {}), ...LIMITS_RAISED,
     };
     log(`${backend}: starting the server (child process)`);
-    const looptale = await startChild(`looptale-${backend}`, 'looptale', serverEnv);
+    // BENCH_SERVER_NODE_FLAGS: extra node flags for the measured server (e.g. '--trace-gc'; see BENCH_CHILD_LOG).
+    const nodeFlags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const looptale = await startChild(`looptale-${backend}`, 'looptale', serverEnv, { execArgv: nodeFlags });
     children.push(looptale);
     const rssAtStart = looptale.rssKiB();
     const dbCpu = dbServerCpu(pg ? postmasterPid(join(pg.dataDir, 'data')) : null);

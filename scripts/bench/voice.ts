@@ -1,22 +1,38 @@
 // Voice, with the embedded offline providers (pocketsphinx speech recognition from apt, eSpeak NG WASM speech):
 //   1. spoken-turn latency over the real protocol: from sending a USER_INPUT that carries a recorded answer (a
-//      committed WAV clip, no transcription) to the first AUDIO_ANSWER byte for that input, p50/p95, at 1 player and
-//      at 20 concurrent players (one socket each), against the real server in a child process with VOICE on; plus
-//      the server's own stage timings (GET /metrics: stt, brain, tts_first_byte, total);
+//      committed WAV clip, no transcription) to the first AUDIO_ANSWER byte for that input, p50/p95, against the real
+//      server in a child process with VOICE on, at three levels (one socket per player):
+//      - `1`: one player, each answer sent as soon as the previous reply's speech has gone quiet;
+//      - `20_paced` (#12 goal 3 is judged on it, the lead's decision of session 7): 20 players at a person's pace,
+//        as `looptale load --pace player` plays: each says its answer for as long as the clip lasts (sleeps that
+//        long), sends it, and hears the reply's speech to its end (cli/load/runner.ts Ears: the MP3 frames' durations)
+//        before saying the next; seeded random start offsets over one cycle, a warm-up turn each, and players go on
+//        talking (unmeasured) until every one has had its measured turns, so the load stays level throughout;
+//      - `20_flat_out` (named `20` before session 7): a capacity figure: 20 players in a closed loop with no pause,
+//        each sending its next clip the moment the previous reply's speech went quiet (offered as fast as answered);
+//      plus, per level, the offered turns/s, the server's CPU per spoken turn (its process and its children, the
+//      pocketsphinx decoders, from /proc) and the server's own stage timings (GET /metrics: stt, brain,
+//      tts_first_byte, total);
 //   2. real-time factors in this process: pocketsphinx recognition time / audio seconds over the fixture clips, and
 //      eSpeak synthesis time / audio seconds produced over the fixture lines;
 //   3. recognition accuracy over the audio fixtures (server/voice/bench.ts measureRecognition): share of clips the
 //      scripted brain decides the same from as from the typed line, per voice, and out-of-story false accepts.
 // Goals are reported as data, never asserted. `npm run bench -- voice` (about 3 to 4 minutes on 2 cores).
 // Knobs (environment): BENCH_VOICE_TURNS (40 measured turns at 1 player), BENCH_VOICE_WARMUP (4),
-// BENCH_VOICE_PLAYERS (20), BENCH_VOICE_TURNS_EACH (5 measured turns per player at that level),
+// BENCH_VOICE_PLAYERS (20), BENCH_VOICE_TURNS_EACH (5 measured turns per player at the 20-player levels),
+// BENCH_VOICE_SEED (1: the paced players' start offsets), BENCH_VOICE_LEVELS (1,paced,flat-out: which levels run),
+// BENCH_VOICE_PARTS (latency,recognition,synthesis: which parts run; a latency-only run for comparisons),
 // BENCH_VOICE_STT_MODES (understanding: what the server hears English with; add understanding-full, hybrid, per-request,
 // long-lived to compare: server/voice/bench.ts), BENCH_VOICE_TTS_ROUNDS (1).
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GameSocket } from '../../cli/lib/game-client.js';
+import { Ears } from '../../cli/load/runner.js';
+import { mp3DurationMs } from '../../cli/load/speech-duration.js';
+import { SeededRandom } from '../../engine/random.js';
 import { decodeSpeech, resample, STT_RATE, toInt16 } from '../../server/voice/audio.js';
 import { fixtureLines, measureRecognition, measureSynthesis, RECOGNIZER_MODES, type ModeResult, type RecognizerMode } from '../../server/voice/bench.js';
 import { isPocketsphinxAvailable } from '../../server/voice/pocketsphinx.js';
@@ -28,6 +44,7 @@ import { startChild, type BenchChild } from './lib/child.js';
 import { closeAgents } from './lib/http.js';
 import { pool } from './lib/load.js';
 import { newRun, signUp, type Player } from './lib/players.js';
+import { ownCpuMs, treeCpuMs } from './lib/proc-cpu.js';
 import { round, summarize } from './lib/stats.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -43,6 +60,10 @@ const TURN_TIMEOUT_MS = 30_000;
 /** After the first AUDIO_ANSWER chunk, the rest of the spoken answer is awaited until no chunk came for this long. */
 const AUDIO_QUIET_MS = 300;
 const GOAL = { p50_ms: 250, p95_ms: 400, at_players: 1 };
+/** #12 goal 3, judged on the paced level (the lead's decision, session 7); the flat-out figure is reported beside it. */
+const GOAL_TALKERS = { p50_ms: 500, p95_ms: 900, judged_on: '20_paced' };
+const LEVELS = ['1', 'paced', 'flat-out'] as const;
+const PARTS = ['latency', 'recognition', 'synthesis'] as const;
 const ACCURACY_GOAL = 0.97;
 const STAGES = ['stt', 'brain', 'tts_first_byte', 'total'] as const;
 
@@ -78,9 +99,16 @@ async function loadClip(spec: { text: string; rate: number }): Promise<Clip> {
   return { name, text: spec.text, bytes, speechSeconds, audioSeconds: round(decoded.seconds, 3) };
 }
 
+/** A spoken turn: send -> first audio (ms), or its error; send -> last GAME_OUTPUT; how long its reply speaks. */
+type Turn = { ms: number | null; error: string | null; toOutputMs: number; replyMs: number | null; sentAt: number };
+
 /** One player on its own socket: first AUDIO_ANSWER chunk per input, and the time the last chunk came. */
 class VoicePlayer {
   readonly firstAudio = new Map<string, number>();
+  /** Seconds of speech of each reply so far (MP3 frames), by input. */
+  readonly replyMs = new Map<string, number>();
+  /** What a paced player hears (the replies played to their end). */
+  readonly ears = new Ears(undefined, { heardAny: true });
   lastAudioAt = 0;
   turnsInRun = 0;
   waiter: { inputId: string; resolve: () => void } | null = null;
@@ -91,14 +119,16 @@ class VoicePlayer {
       this.lastAudioAt = chunk.atMs;
       const id = chunk.header.input_id;
       if (!this.firstAudio.has(id)) this.firstAudio.set(id, chunk.atMs);
+      this.replyMs.set(id, (this.replyMs.get(id) ?? 0) + mp3DurationMs(chunk.audio));
+      this.ears.chunk(id, chunk.atMs, chunk.audio);
       if (this.waiter?.inputId === id) this.waiter.resolve();
       // Only the times matter: the socket's own list of chunks would grow for the whole bench.
       socket.audio.length = 0;
     };
   }
 
-  /** Waits for the first audio of `inputId` (at most `ms`), then until the spoken answer goes quiet. */
-  async drainAudio(inputId: string, ms: number): Promise<number | null> {
+  /** The first audio of `inputId`, waited for at most `ms`; null when none came. */
+  async firstAudioOf(inputId: string, ms: number): Promise<number | null> {
     if (!this.firstAudio.has(inputId)) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
@@ -114,6 +144,12 @@ class VoicePlayer {
     }
     const first = this.firstAudio.get(inputId) ?? null;
     this.firstAudio.delete(inputId);
+    return first;
+  }
+
+  /** Waits for the first audio of `inputId` (at most `ms`), then until the spoken answer goes quiet. */
+  async drainAudio(inputId: string, ms: number): Promise<number | null> {
+    const first = await this.firstAudioOf(inputId, ms);
     const deadline = performance.now() + 15_000;
     while (performance.now() < deadline && performance.now() - this.lastAudioAt < AUDIO_QUIET_MS) await sleep(AUDIO_QUIET_MS / 3);
     return first;
@@ -135,15 +171,22 @@ class VoicePlayer {
     throw new Error('starting dialogues: no moment waits for the player after 4');
   }
 
-  /** One spoken turn: the clip as WAV, no transcription. Latency from just before sending to the first audio byte. */
-  async speak(baseUrl: string, clip: Clip): Promise<{ ms: number | null; error: string | null; toOutputMs: number }> {
+  /** One spoken turn: the clip as WAV, no transcription. Latency from just before sending to the first audio byte.
+   *  Paced (a person): the clip takes its length to say before it is sent, and the reply is heard to its end after.
+   *  Flat out: sent at once, and the next may go as soon as the reply's speech has gone quiet. */
+  async speak(baseUrl: string, clip: Clip, paced = false): Promise<Turn> {
     if (this.turnsInRun >= TURNS_PER_RUN || this.player.over) await this.startRun(baseUrl);
     this.turnsInRun++;
+    const inputId = randomUUID();
+    // The player starts talking (what still played of the last reply stops; when paced nothing does: it was heard out).
+    this.ears.speak(inputId);
+    if (paced) await sleep(clip.audioSeconds * 1000);
     const sentAt = performance.now();
-    const r = await this.socket.send({ player_story_id: this.player.runId, is_starting_dialogue: false, audio_format: 'wav' }, clip.bytes, TURN_TIMEOUT_MS);
+    const r = await this.socket.send({ input_id: inputId, player_story_id: this.player.runId, is_starting_dialogue: false, audio_format: 'wav' }, clip.bytes, TURN_TIMEOUT_MS);
     if (r.error) {
       if (/run is over|lost|ended/i.test(r.error)) this.player.over = true;
-      return { ms: null, error: r.error.replace(/[0-9a-f-]{36}/g, '<id>').slice(0, 80), toOutputMs: r.lastOutputMs };
+      this.replyMs.clear();
+      return { ms: null, error: r.error.replace(/[0-9a-f-]{36}/g, '<id>').slice(0, 80), toOutputMs: r.lastOutputMs, replyMs: null, sentAt };
     }
     const last = r.outputs.at(-1);
     if (last) {
@@ -151,9 +194,12 @@ class VoicePlayer {
       // A completed moment would change what the clips mean: start over.
       if (last.complete_the_moment) this.player.over = true;
     }
-    const first = await this.drainAudio(r.input_id, 10_000);
-    if (first === null) return { ms: null, error: 'no AUDIO_ANSWER', toOutputMs: r.lastOutputMs };
-    return { ms: first - sentAt, error: null, toOutputMs: r.lastOutputMs };
+    const first = paced ? await this.firstAudioOf(r.input_id, 10_000) : await this.drainAudio(r.input_id, 10_000);
+    if (paced) await this.ears.listen(r.input_id);
+    const replyMs = this.replyMs.get(r.input_id) ?? null;
+    this.replyMs.clear();
+    if (first === null) return { ms: null, error: 'no AUDIO_ANSWER', toOutputMs: r.lastOutputMs, replyMs, sentAt };
+    return { ms: first - sentAt, error: null, toOutputMs: r.lastOutputMs, replyMs, sentAt };
   }
 }
 
@@ -193,39 +239,43 @@ function countErrors(errors: (string | null)[]): Record<string, number> {
   return out;
 }
 
-async function latencyPhase(baseUrl: string, clips: readonly Clip[], players: readonly Player[], opts: { turns: number; warmup: number; playersAtTop: number; turnsEach: number }): Promise<Record<string, unknown>> {
+/** CPU used so far (ms): the server's process (main thread, eSpeak workers) and its children (the decoders). */
+type Cpu = { server: number; children: number; bench: number };
+
+function cpuNow(pid: number): Cpu {
+  const tree = treeCpuMs(pid) ?? 0;
+  const own = ownCpuMs(pid) ?? 0;
+  const self = process.cpuUsage();
+  return { server: own, children: tree - own, bench: (self.user + self.system) / 1000 };
+}
+
+/** CPU per spoken turn over a level: the server process, its decoders, both, and this bench process (the players). */
+function cpuPerTurn(before: Cpu, after: Cpu, turns: number): Record<string, number | null> {
+  const per = (v: number): number | null => (turns > 0 ? round(v / turns, 1) : null);
+  const server = after.server - before.server;
+  const children = after.children - before.children;
+  return {
+    spoken_turns: turns,
+    server_ms: per(server + children),
+    server_process_ms: per(server),
+    decoders_ms: per(children),
+    bench_players_ms: per(after.bench - before.bench),
+  };
+}
+
+type LevelOpts = { turns: number; warmup: number; playersAtTop: number; turnsEach: number; levels: ReadonlySet<string>; seed: number };
+
+async function latencyPhase(baseUrl: string, pid: number, clips: readonly Clip[], players: readonly Player[], opts: LevelOpts): Promise<Record<string, unknown>> {
   const sockets: VoicePlayer[] = [];
   try {
     for (const p of players) sockets.push(new VoicePlayer(p, await GameSocket.connect(baseUrl, p.token, { timeoutMs: 10_000 })));
     const one = sockets[0];
     if (!one) throw new Error('no player');
     const clipAt = (i: number): Clip => clips[i % clips.length] as Clip;
+    const clipS = clips.reduce((a, c) => a + c.audioSeconds, 0) / Math.max(1, clips.length);
+    const out: Record<string, unknown> = {};
 
-    log(`1 player: ${opts.warmup} warm-up turns, then ${opts.turns} measured`);
-    await one.startRun(baseUrl);
-    for (let i = 0; i < opts.warmup; i++) await one.speak(baseUrl, clipAt(i));
-    const s0 = await scrapeStages(baseUrl);
-    const t1 = performance.now();
-    const single: { ms: number | null; error: string | null; toOutputMs: number }[] = [];
-    for (let i = 0; i < opts.turns; i++) single.push(await one.speak(baseUrl, clipAt(i)));
-    const singleWall = (performance.now() - t1) / 1000;
-    const s1 = await scrapeStages(baseUrl);
-
-    const n = Math.min(opts.playersAtTop, sockets.length);
-    log(`${n} players: fresh runs, then ${opts.turnsEach} measured turns each, all at once`);
-    const group = sockets.slice(0, n);
-    await pool(group, 4, (v) => v.startRun(baseUrl));
-    const s2 = await scrapeStages(baseUrl);
-    const t2 = performance.now();
-    const many = (await Promise.all(group.map(async (v, k) => {
-      const rs: { ms: number | null; error: string | null; toOutputMs: number }[] = [];
-      for (let i = 0; i < opts.turnsEach; i++) rs.push(await v.speak(baseUrl, clipAt(i + k)));
-      return rs;
-    }))).flat();
-    const manyWall = (performance.now() - t2) / 1000;
-    const s3 = await scrapeStages(baseUrl);
-
-    const figures = (rs: typeof single, wall: number, before: StageFigures, after: StageFigures): Record<string, unknown> => {
+    const figures = (rs: readonly Turn[], wall: number, before: StageFigures, after: StageFigures, cpu: Record<string, number | null>, extra: Record<string, unknown> = {}): Record<string, unknown> => {
       const ok = rs.flatMap((r) => (r.ms === null ? [] : [r.ms]));
       return {
         turns: rs.length,
@@ -234,20 +284,112 @@ async function latencyPhase(baseUrl: string, clips: readonly Clip[], players: re
         first_audio_byte_ms: summarize(ok),
         /** From sending to the turn's last GAME_OUTPUT (the text answer, before speech synthesis). */
         game_output_ms: summarize(rs.flatMap((r) => (r.error === null && r.toOutputMs >= 0 ? [r.toOutputMs] : []))),
+        /** How long each reply speaks (its MP3 frames). */
+        reply_speech_ms: summarize(rs.flatMap((r) => (r.replyMs === null ? [] : [r.replyMs])), 0),
+        ...extra,
+        cpu_per_spoken_turn: cpu,
         errors: countErrors(rs.map((r) => r.error)),
         server_stages: phaseStages(before, after),
       };
     };
-    const at1 = figures(single, singleWall, s0, s1);
-    const atN = figures(many, manyWall, s2, s3);
-    const sum1 = at1.first_audio_byte_ms as ReturnType<typeof summarize>;
-    const errors1 = Object.keys(at1.errors as Record<string, number>).length;
+
+    // 1 player, 'warm-up' turns first (models built, decoders' searches loaded).
+    log(`1 player: ${opts.warmup} warm-up turns, then ${opts.turns} measured`);
+    await one.startRun(baseUrl);
+    for (let i = 0; i < opts.warmup; i++) await one.speak(baseUrl, clipAt(i));
+    let replyS = 3;
+    if (opts.levels.has('1')) {
+      const s0 = await scrapeStages(baseUrl);
+      const c0 = cpuNow(pid);
+      const t1 = performance.now();
+      const single: Turn[] = [];
+      for (let i = 0; i < opts.turns; i++) single.push(await one.speak(baseUrl, clipAt(i)));
+      const singleWall = (performance.now() - t1) / 1000;
+      const s1 = await scrapeStages(baseUrl);
+      out['1'] = figures(single, singleWall, s0, s1, cpuPerTurn(c0, cpuNow(pid), single.length), { offered_turns_per_s: round(single.length / singleWall, 2) });
+      const replies = single.flatMap((r) => (r.replyMs === null ? [] : [r.replyMs])).sort((x, y) => x - y);
+      replyS = (replies[Math.floor(replies.length / 2)] ?? 3000) / 1000;
+    }
+    const sum1 = (out['1'] as { first_audio_byte_ms?: ReturnType<typeof summarize> } | undefined)?.first_audio_byte_ms;
+    const errors1 = Object.keys((out['1'] as { errors?: Record<string, number> } | undefined)?.errors ?? {}).length;
+
+    const n = Math.min(opts.playersAtTop, sockets.length);
+    const group = sockets.slice(0, n);
+
+    if (opts.levels.has('paced')) {
+      // A player's cycle: say the clip, wait for the reply, hear it out. Start offsets spread over one cycle.
+      const cycleS = clipS + (sum1?.p50 ?? 200) / 1000 + replyS;
+      const random = new SeededRandom(opts.seed);
+      const offsets = group.map(() => random.next() * cycleS * 1000);
+      const warmupEach = 1;
+      log(`${n} players at a person's pace: fresh runs, start offsets over one ${round(cycleS, 1)} s cycle, ${warmupEach} warm-up and ${opts.turnsEach} measured turns each, talking on until all are done`);
+      await pool(group, 4, (v) => v.startRun(baseUrl));
+      const s2 = await scrapeStages(baseUrl);
+      const c2 = cpuNow(pid);
+      const t2 = performance.now();
+      const measured: Turn[] = [];
+      const sends: number[] = [];
+      let finished = 0;
+      await Promise.all(group.map(async (v, k) => {
+        await sleep(offsets[k] ?? 0);
+        let done = 0;
+        for (let i = 0; done < opts.turnsEach || finished < group.length; i++) {
+          const r = await v.speak(baseUrl, clipAt(i + k), true);
+          sends.push(r.sentAt);
+          if (i < warmupEach || done >= opts.turnsEach) continue;
+          measured.push(r);
+          if (++done === opts.turnsEach) finished++;
+        }
+      }));
+      const wall = (performance.now() - t2) / 1000;
+      const s3 = await scrapeStages(baseUrl);
+      const cpu = cpuPerTurn(c2, cpuNow(pid), sends.length);
+      // Offered load over the measured turns' span (every player talking).
+      const from = Math.min(...measured.map((m) => m.sentAt));
+      const to = Math.max(...measured.map((m) => m.sentAt));
+      const inSpan = sends.filter((x) => x >= from && x <= to).length;
+      out['20_paced'] = figures(measured, wall, s2, s3, cpu, {
+        model: "each player: says the clip (sleeps its length), sends it, waits for the reply's first audio (measured), hears the reply's speech to its end (cli/load/runner.ts Ears), then says the next; seeded start offsets over one cycle; 1 warm-up turn each; players talk on, unmeasured, until all have had their measured turns",
+        cycle_estimate_s: round(cycleS, 2),
+        seed: opts.seed,
+        offered_turns_per_s: to > from ? round(((inSpan - 1) * 1000) / (to - from), 2) : null,
+        spoken_turns_in_level: sends.length,
+      });
+    }
+
+    if (opts.levels.has('flat-out')) {
+      log(`${n} players flat out: fresh runs, then ${opts.turnsEach} measured turns each, all at once`);
+      await pool(group, 4, (v) => v.startRun(baseUrl));
+      const s4 = await scrapeStages(baseUrl);
+      const c4 = cpuNow(pid);
+      const t4 = performance.now();
+      const many = (await Promise.all(group.map(async (v, k) => {
+        const rs: Turn[] = [];
+        for (let i = 0; i < opts.turnsEach; i++) rs.push(await v.speak(baseUrl, clipAt(i + k)));
+        return rs;
+      }))).flat();
+      const wall = (performance.now() - t4) / 1000;
+      const s5 = await scrapeStages(baseUrl);
+      out['20_flat_out'] = figures(many, wall, s4, s5, cpuPerTurn(c4, cpuNow(pid), many.length), {
+        model: "capacity: each player sends its next clip the moment the previous reply's speech went quiet (no time to say it, no listening): offered as fast as answered",
+        offered_turns_per_s: round(many.length / wall, 2),
+      });
+    }
+
+    const paced = (out['20_paced'] as { first_audio_byte_ms?: ReturnType<typeof summarize>; errors?: Record<string, number> } | undefined);
+    const pacedSum = paced?.first_audio_byte_ms;
     return {
-      '1': at1,
-      [String(n)]: atN,
+      keys: {
+        '1': 'one player',
+        '20_paced': `${n} players at a person's pace: #12 goal 3 is judged on this one`,
+        '20_flat_out': `${n} players flat out, a capacity figure (this was the key '${n}' before session 7)`,
+      },
+      ...out,
       goal: GOAL,
-      met: sum1.p50 !== null && sum1.p95 !== null && sum1.p50 <= GOAL.p50_ms && sum1.p95 <= GOAL.p95_ms && errors1 === 0,
-      server_metrics_at_end: s3,
+      met: sum1?.p50 != null && sum1.p95 != null && sum1.p50 <= GOAL.p50_ms && sum1.p95 <= GOAL.p95_ms && errors1 === 0,
+      goal_talkers: { ...GOAL_TALKERS, players: n },
+      met_talkers: pacedSum?.p50 != null && pacedSum.p95 != null && pacedSum.p50 <= GOAL_TALKERS.p50_ms && pacedSum.p95 <= GOAL_TALKERS.p95_ms && Object.keys(paced?.errors ?? {}).length === 0,
+      server_metrics_at_end: await scrapeStages(baseUrl),
     };
   } finally {
     await Promise.all(sockets.map((v) => v.socket.close().catch(() => undefined)));
@@ -262,6 +404,15 @@ export async function run(): Promise<Record<string, unknown>> {
   const playersAtTop = Math.max(1, Math.round(envNumber('BENCH_VOICE_PLAYERS', 20)));
   const turnsEach = Math.round(envNumber('BENCH_VOICE_TURNS_EACH', 5));
   const ttsRounds = Math.max(1, Math.round(envNumber('BENCH_VOICE_TTS_ROUNDS', 1)));
+  const seed = Math.round(envNumber('BENCH_VOICE_SEED', 1));
+  const list = <T extends string>(name: string, all: readonly T[]): Set<T> => {
+    const got = (process.env[name] ?? all.join(',')).split(',').map((x) => x.trim()).filter(Boolean);
+    const bad = got.filter((x) => !(all as readonly string[]).includes(x));
+    if (bad.length) throw new Error(`${name} lists some of ${all.join(', ')}, got '${bad.join(',')}'`);
+    return new Set(got as T[]);
+  };
+  const levels = list('BENCH_VOICE_LEVELS', LEVELS);
+  const parts = list('BENCH_VOICE_PARTS', PARTS);
   const modes = (process.env.BENCH_VOICE_STT_MODES ?? 'understanding').split(',').map((s) => s.trim()) as RecognizerMode[];
   if (modes.some((m) => !RECOGNIZER_MODES.includes(m))) throw new Error(`BENCH_VOICE_STT_MODES lists some of ${RECOGNIZER_MODES.join(', ')}, got '${process.env.BENCH_VOICE_STT_MODES ?? ''}'`);
 
@@ -276,10 +427,10 @@ export async function run(): Promise<Record<string, unknown>> {
     VOICE: 'on', STT_PROVIDER: 'pocketsphinx', TTS_PROVIDER: 'espeak', STT_BASE_URL: '', TTS_BASE_URL: '',
   };
   let child: BenchChild | null = null;
-  let latency: Record<string, unknown>;
-  let logLines: number;
-  let setup: Record<string, unknown>;
-  try {
+  let latency: Record<string, unknown> | null = null;
+  let logLines = 0;
+  let setup: Record<string, unknown> = {};
+  if (parts.has('latency')) try {
     log('starting the server (child process, VOICE on: pocketsphinx + eSpeak)');
     child = await startChild('looptale', 'looptale', serverEnv);
     const url = child.url;
@@ -288,7 +439,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const t0 = performance.now();
     const signed = await pool(Array.from({ length: playersAtTop }, (_, i) => i), 4, (i) => signUp(url, i, tag, storyId, 30_000));
     setup = { players: playersAtTop, signup_s: round((performance.now() - t0) / 1000, 1) };
-    latency = await latencyPhase(url, clips, signed.map((s) => s.player), { turns, warmup, playersAtTop, turnsEach });
+    latency = await latencyPhase(url, child.pid, clips, signed.map((s) => s.player), { turns, warmup, playersAtTop, turnsEach, levels, seed });
     logLines = child.logLines();
   } finally {
     await child?.stop().catch(() => undefined);
@@ -297,10 +448,10 @@ export async function run(): Promise<Record<string, unknown>> {
   }
 
   // In this process, with the server gone: real-time factors and accuracy over the fixtures.
-  const recognition = await measureRecognition({ dir: AUDIO_DIR, storiesDir: STORY_DIR, modes, progress: log });
-  log(`synthesis: eSpeak over the fixture lines (${ttsRounds} round(s) after a warm-up)`);
-  const synthesis = await measureSynthesis(fixtureLines(AUDIO_DIR), ttsRounds);
-  const main = recognition[modes[0] ?? 'per-request'] as ModeResult;
+  const recognition = parts.has('recognition') ? await measureRecognition({ dir: AUDIO_DIR, storiesDir: STORY_DIR, modes, progress: log }) : null;
+  if (parts.has('synthesis')) log(`synthesis: eSpeak over the fixture lines (${ttsRounds} round(s) after a warm-up)`);
+  const synthesis = parts.has('synthesis') ? await measureSynthesis(fixtureLines(AUDIO_DIR), ttsRounds) : null;
+  const main = recognition ? recognition[modes[0] ?? 'per-request'] as ModeResult : null;
 
   return {
     name: 'voice',
@@ -312,21 +463,21 @@ export async function run(): Promise<Record<string, unknown>> {
       turns_per_run: TURNS_PER_RUN, warmup_turns: warmup, audio_quiet_ms: AUDIO_QUIET_MS,
       server_env: { ...serverEnv, DATA_DIR: '<temp dir>' },
     },
-    latency: {
+    latency: latency ? {
       measure: 'USER_INPUT with a WAV answer (no transcription) sent -> first AUDIO_ANSWER chunk for its input_id, ms',
       ...latency,
-    },
+    } : { skipped: 'BENCH_VOICE_PARTS' },
     real_time_factor: {
-      stt: {
+      stt: main ? {
         engine: `pocketsphinx (${modes[0] ?? 'hybrid'})`,
         rtf: main.real_time_factor,
         by_clip: main.real_time_factor_by_clip,
         latency_ms: main.latency_ms,
         clips: main.clips,
-      },
-      tts: { engine: 'eSpeak NG (WASM, worker, MP3 per sentence)', ...synthesis },
+      } : { skipped: 'BENCH_VOICE_PARTS' },
+      tts: synthesis ? { engine: 'eSpeak NG (WASM, worker, MP3 per sentence)', ...synthesis } : { skipped: 'BENCH_VOICE_PARTS' },
     },
-    accuracy: {
+    accuracy: main ? {
       goal: ACCURACY_GOAL,
       accuracy: main.accuracy,
       right: `${main.right}/${main.clips}`,
@@ -336,7 +487,7 @@ export async function run(): Promise<Record<string, unknown>> {
       out_of_story_tries: main.out_of_story_tries,
       met: main.accuracy >= ACCURACY_GOAL,
       ...(modes.length > 1 ? { modes: recognition } : {}),
-    },
+    } : { skipped: 'BENCH_VOICE_PARTS' },
     server_log_lines: logLines,
     machine_load_avg_1m: { before: round(loadBefore[0] ?? 0, 2), after: round(os.loadavg()[0] ?? 0, 2) },
     total_s: round((performance.now() - began) / 1000, 1),

@@ -1,7 +1,7 @@
 // The parent side of lib/server-child.ts: forks it (through tsx, with --expose-gc), waits for its URL, sends it
 // requests with timeouts, reads its resident memory from /proc, and makes sure it dies with the bench.
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildMessage, ChildRequest, ChildStats, ProfileResult } from './server-child.js';
 
@@ -64,7 +64,10 @@ export async function startChild(
   live.add(child);
   let lines = 0;
   const echoLines = opts.echoLines ?? 20;
+  // BENCH_CHILD_LOG=<file>: every line of every child's output appended there (e.g. with --trace-gc in the flags).
+  const logFile = process.env.BENCH_CHILD_LOG;
   const onOutput = (chunk: Buffer): void => {
+    if (logFile) appendFileSync(logFile, chunk.toString('utf8').split('\n').filter((l) => l.trim()).map((l) => `[${name}] ${l}\n`).join(''));
     for (const line of chunk.toString('utf8').split('\n')) {
       if (!line.trim()) continue;
       if (lines++ < echoLines) process.stderr.write(`[${name}] ${line.slice(0, 500)}\n`);

@@ -44,3 +44,9 @@ export function postmasterPid(clusterDir: string): number | null {
     return null;
   }
 }
+
+/** CPU ms used so far by `pid` alone: its own time and what it reaped from children that exited. */
+export function ownCpuMs(pid: number): number | null {
+  const s = stat(pid);
+  return s ? ((s[2] + s[3]) * 1000) / TICKS_PER_S : null;
+}
