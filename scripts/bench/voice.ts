@@ -26,7 +26,9 @@
 // BENCH_VOICE_SEED (1: the paced players' start offsets), BENCH_VOICE_LEVELS (1,paced,flat-out: which levels run),
 // BENCH_VOICE_PARTS (latency,recognition,synthesis: which parts run; a latency-only run for comparisons),
 // BENCH_VOICE_STT_MODES (understanding: what the server hears English with; add understanding-full, hybrid, per-request,
-// long-lived to compare: server/voice/bench.ts), BENCH_VOICE_TTS_ROUNDS (1).
+// long-lived to compare: server/voice/bench.ts), BENCH_VOICE_TTS_ROUNDS (1); for the accuracy part, as for the
+// voice-understanding bench: BENCH_VU_OPTS (JSON of UnderstandingOptions to try) and BENCH_VU_DECODE_CACHE (a folder of
+// decodes kept for a policy-only re-run: tuning, never figures of record).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';

@@ -16,7 +16,7 @@ import { encodeMp3, loadMp3Encoder } from './mp3.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
-import { endsRun, SpeechUnderstanding, type Understood, type UnderstandingOptions } from './understanding.js';
+import { cachedDecode, endsRun, SpeechUnderstanding, type Understood, type UnderstandingOptions } from './understanding.js';
 import { DEFAULT_THRESHOLDS, isMove, neededMargin, type ModelView } from './policy.js';
 import { decideTyped, stageOf } from '../../engine/brain/speakable.js';
 import { describeDecision } from './lint-speech.js';
@@ -202,8 +202,14 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
     opts.progress?.(`recognition (${mode}): ${contexts.length} clips, ${oos.length * moments.length} out-of-story tries`);
     const cpu0 = cpuMs();
     const native = mode === 'understanding' || mode === 'understanding-full' ? await engineOption() : null;
-    const understanding = mode === 'understanding' || mode === 'understanding-full'
-      ? new SpeechUnderstanding({ concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(native ? { native } : {}), ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}), ...extraOpts })
+    // BENCH_VU_DECODE_CACHE=<dir> (as for the voice-understanding bench): decodes kept on disk, so that a run changing
+    // only the policy decodes nothing again (tuning; never for the figures of record).
+    const cache = process.env.BENCH_VU_DECODE_CACHE;
+    const understanding: SpeechUnderstanding | null = mode === 'understanding' || mode === 'understanding-full'
+      ? new SpeechUnderstanding({
+        concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(native ? { native } : {}), ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}), ...extraOpts,
+        ...(cache ? { decode: cachedDecode(cache, native ? { engine: `native:${native.binary.split('/').pop() ?? ''}`, decode: (...a) => understanding?.nativeDecode(...a) ?? Promise.resolve(null) } : undefined) } : {}),
+      })
       : null;
     const thresholds = { ...DEFAULT_THRESHOLDS, ...extraOpts.thresholds };
     const stt = new PocketsphinxTranscriber({ mode: understanding ? 'per-request' : (mode as PocketsphinxMode), poolSize: opts.poolSize ?? 2 });
