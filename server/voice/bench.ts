@@ -17,7 +17,7 @@ import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
 import { cachedDecode, endsRun, SpeechUnderstanding, type Understood, type UnderstandingOptions } from './understanding.js';
-import { DEFAULT_THRESHOLDS, isMove, neededMargin, type ModelView } from './policy.js';
+import { DEFAULT_THRESHOLDS, isMove, neededMargin } from './policy.js';
 import { decideTyped, stageOf } from '../../engine/brain/speakable.js';
 import { describeDecision } from './lint-speech.js';
 import { engineOption } from './native-asr.js';
@@ -229,7 +229,7 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
       const r2 = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
       const words = why.ok ? why.text : why.heard;
       const d = words ? decideTyped(c.story, c.state, words) : null;
-      const needed = d && why.source ? neededMargin(thresholds, { strict: endsRun(c.story, d), source: why.source, authored: why.authored ?? false, model: (why.view ?? 'unknown') as ModelView, move: isMove(d) }) : null;
+      const needed = d && why.source ? neededMargin(thresholds, { strict: endsRun(c.story, d), source: why.source, authored: why.authored ?? false, model: why.view ?? 'unknown', move: isMove(d) }) : null;
       return {
         needed: needed === null ? null : Number.isFinite(needed) ? needed : 'never',
         ...(why.ok ? {} : { reason: why.reason, considered: why.heard }),
