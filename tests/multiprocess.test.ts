@@ -148,7 +148,10 @@ describe.each(['postgres', 'pglite'])('kill -9 during turns (%s)', (backend) => 
     }
     if (unacked) await s2.send({ input_id: unacked, player_story_id: run.id, is_starting_dialogue: false, transcription: `hmm number ${killAfter}` });
     const after = await api2.request<PlayerStory>('GET', `/api/player-stories/${run.id}`);
-    expect(after.loop_current_number_of_interactions).toBe(acked.length + 1);
+    // The turn sent just before the kill is usually unanswered (then sent again here, and counted once). On a busy
+    // machine the test process can be descheduled between its send and its kill long enough for the server to answer
+    // and commit it first (seen on CI: 7 acknowledged, the old `acked.length + 1` expected 8): then it is acknowledged.
+    expect(after.loop_current_number_of_interactions).toBe(acked.length + (unacked ? 1 : 0));
     await s2.close();
     await srv.stop();
     rmSync(dataDir, { recursive: true, force: true });
