@@ -77,7 +77,11 @@ export function neededMargin(t: Thresholds, s: Standing): number {
   if (s.source === 'lm') return t.model;
   // A story sentence the model heard in part: as if it had heard no decision (not another one).
   if (s.authored) return s.model === 'same' ? t.authored_agreed : s.model === 'other' ? t.authored_disputed : s.model === 'elsewhere' ? t.authored_elsewhere : t.authored;
-  return s.model === 'same' ? Math.min(s.move ? t.agreed_move : t.agreed, t.alone) : s.model === 'partial' ? Math.min(t.partial, t.alone) : t.alone;
+  // Heard in part is never less than heard whole: a bet the model heard in part needs at least a full agreement's
+  // margin (`agreed`; before session 8 a partial bet needed -18 where an agreed one needed -5: lint-speech, m7, "orla
+  // easy i bet one" for "Orla Vance medium I bet one", the model's "orla bet one" naming no level, taken at -9.6).
+  const same = s.move ? t.agreed_move : t.agreed;
+  return s.model === 'same' ? Math.min(same, t.alone) : s.model === 'partial' ? Math.min(Math.max(t.partial, same), t.alone) : t.alone;
 }
 
 /** For a decision of the exact grammar before the model is decoded: at or above `sure` it is taken whatever the model
@@ -186,6 +190,39 @@ export const DEFAULT_KEY_WORDS: KeyWordRule = 'changes';
 export function keyWordsHeard(story: Story, state: GameState, words: readonly string[], decision: Decision, rule: KeyWordRule, authored: boolean): number[] {
   const out = keyWords(story, state, words, decision, rule);
   return out.length === 0 && !authored && decision.battle && rule !== 'content' ? keyWords(story, state, words, decision, 'content') : out;
+}
+
+/** The words of a generated battle move heard by the exact grammar that name its fighter or target and that the model
+ *  did not say: the brain's defaults included, they are key words too once the model is decoded. "orla strike dog like
+ *  precisely" (lint-speech, m7, for "Orla, strike the knight precisely!") is an attack on the hound, the default
+ *  target, so "dog" changes nothing and was never checked (-25.2, where the key word "precisely" fit at -2.9), and the
+ *  model's "orla strike precisely" agreed only through the same default. A name the model said too rests on both
+ *  decoders ("madame vance strike hound as gears": "hound" at -27.9, also in the model's words, stays no key word). */
+export function namesUnheard(story: Story, state: GameState, words: readonly string[], decision: Decision, authored: boolean, model: string): number[] {
+  if (authored || !decision.battle) return [];
+  const heard = new Set(model.split(' ').map(fold));
+  return nameIndexes(story, state, words, [decision.battle.actor_id, decision.battle.target_id]).filter((i) => !heard.has(fold(words[i] ?? '')));
+}
+
+/** The indexes of the words that say one of these fighters' or opponents' names (its name in the run, its story
+ *  character's name or an alias). */
+export function nameIndexes(story: Story, state: GameState, words: readonly string[], ids: readonly (string | null | undefined)[]): number[] {
+  const out = new Set<number>();
+  const folded = words.map(fold);
+  for (const id of ids) {
+    if (!id) continue;
+    const row = state.characters.find((x) => x.id === id) ?? state.opponents.find((x) => x.id === id);
+    if (!row) continue;
+    const c = row.blueprint_character_id ? story.characters.find((x) => x.id === row.blueprint_character_id) : undefined;
+    for (const n of [row.name, ...(c ? [c.name, ...c.aliases] : [])]) {
+      const parts = fold(n).split(' ').filter(Boolean);
+      if (parts.length === 0) continue;
+      for (let i = 0; i + parts.length <= folded.length; i++) {
+        if (parts.every((p, j) => folded[i + j] === p)) parts.forEach((_, j) => out.add(i + j));
+      }
+    }
+  }
+  return [...out];
 }
 
 /** The words a decision rests on (indexes into `words`), by `rule`. */

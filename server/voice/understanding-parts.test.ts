@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, neededMargin, partOf } from './policy.js';
+import { agreesElsewhere, DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -128,6 +128,11 @@ describe('key words', () => {
     expect(keyWords(siege, attack.state, twice, t, 'changes')).toEqual([]);
     expect(keyWordsHeard(siege, attack.state, twice, t, 'changes', false).map((i) => twice[i])).toEqual(['vance', 'crush', 'dog', 'lunge']);
     expect(keyWordsHeard(siege, attack.state, twice, t, 'changes', true)).toEqual([]);
+    // A generated move's names the model did not say are checked too, the default target's: "dog" where "the knight"
+    // was said and the model heard "orla strike precisely"; none the model said, none of a story sentence.
+    expect(namesUnheard(siege, attack.state, words, d, false, 'orla strike precisely').map((i) => words[i])).toEqual(['dog']);
+    expect(namesUnheard(siege, attack.state, words, d, false, 'orla strike dog precisely')).toEqual([]);
+    expect(namesUnheard(siege, attack.state, words, d, true, 'orla strike precisely')).toEqual([]);
   });
 
   it('of other generated sentences may be none: a name said twice over is no doubt', () => {
@@ -199,5 +204,7 @@ describe('what the model heard', () => {
     expect(partOf(siege, team.state, 'go wick and tam wick'.split(' '), decideTyped(siege, team.state, 'go wick and tam wick'), decideTyped(siege, team.state, 'holt wick and tam wick'))).toBe(false);
     const s = { strict: false, source: 'grammar' as const, authored: false };
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'partial' })).toBeLessThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'other' }));
+    // Heard in part never needs less than heard whole (a bet: `agreed`; a move: `partial` is the stricter).
+    for (const move of [false, true]) expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, move, model: 'partial' })).toBeGreaterThanOrEqual(neededMargin(DEFAULT_THRESHOLDS, { ...s, move, model: 'same' }));
   });
 });
