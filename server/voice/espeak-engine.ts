@@ -19,6 +19,8 @@ const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.m
 
 /** The longest text (UTF-8 bytes) a `fresh` engine speaks from its first state; a longer one is spoken as it comes. */
 const FRESH_MAX_BYTES = 8192;
+/** The clock a `fresh` engine starts at (eSpeak seeds its random from it). */
+const FRESH_CLOCK_MS = Date.UTC(2026, 0, 1);
 
 export class EspeakEngine {
   readonly sampleRate = ESPEAK_RATE;
@@ -42,7 +44,16 @@ export class EspeakEngine {
    *  copy of the module's memory (16 MB, ~2-5 ms) per utterance; the game's own voice does without. */
   static async create(opts: { fresh?: boolean } = {}): Promise<EspeakEngine> {
     const m = await init({ print: () => undefined, printErr: () => undefined });
-    return new EspeakEngine(new m.eSpeakNGWorker(), opts.fresh ? m : null);
+    if (!opts.fresh) return new EspeakEngine(new m.eSpeakNGWorker(), null);
+    // eSpeak seeds its random jitter (the female variants' breath) from the clock when it starts: a fixed clock for that
+    // moment (synchronous: nothing else runs meanwhile), so that the first state is the same in every process.
+    const now = Date.now;
+    Date.now = () => FRESH_CLOCK_MS;
+    try {
+      return new EspeakEngine(new m.eSpeakNGWorker(), m);
+    } finally {
+      Date.now = now;
+    }
   }
 
   #setVoice(voice: string): void {
