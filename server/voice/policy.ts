@@ -200,8 +200,9 @@ export function keyWordsHeard(story: Story, state: GameState, words: readonly st
  *  decoders ("madame vance strike hound as gears": "hound" at -27.9, also in the model's words, stays no key word). */
 export function namesUnheard(story: Story, state: GameState, words: readonly string[], decision: Decision, authored: boolean, model: string): number[] {
   if (authored || !decision.battle) return [];
-  const heard = new Set(model.split(' ').map(fold));
-  return nameIndexes(story, state, words, [decision.battle.actor_id, decision.battle.target_id]).filter((i) => !heard.has(fold(words[i] ?? '')));
+  const said = model.split(' ');
+  // A fighter the model named in any of its names ("tam" where the grammar spelled the alias "tamme") is no doubt.
+  return [decision.battle.actor_id, decision.battle.target_id].filter((id) => nameIndexes(story, state, said, [id]).length === 0).flatMap((id) => nameIndexes(story, state, words, [id]));
 }
 
 /** The indexes of the words that say one of these fighters' or opponents' names (its name in the run, its story
@@ -218,7 +219,8 @@ export function nameIndexes(story: Story, state: GameState, words: readonly stri
       const parts = fold(n).split(' ').filter(Boolean);
       if (parts.length === 0) continue;
       for (let i = 0; i + parts.length <= folded.length; i++) {
-        if (parts.every((p, j) => folded[i + j] === p)) parts.forEach((_, j) => out.add(i + j));
+        // The small words of a name ("the hound") carry it, not name it.
+        if (parts.every((p, j) => folded[i + j] === p)) parts.forEach((p, j) => CARRIER_WORDS.has(p) || out.add(i + j));
       }
     }
   }

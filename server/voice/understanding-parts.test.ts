@@ -133,6 +133,10 @@ describe('key words', () => {
     expect(namesUnheard(siege, attack.state, words, d, false, 'orla strike precisely').map((i) => words[i])).toEqual(['dog']);
     expect(namesUnheard(siege, attack.state, words, d, false, 'orla strike dog precisely')).toEqual([]);
     expect(namesUnheard(siege, attack.state, words, d, true, 'orla strike precisely')).toEqual([]);
+    // Named by the model in another of its names: "tam" where the grammar spelled the alias "tamme".
+    const tam = 'tamme strike the hound from the shadows'.split(' ');
+    const td = decideTyped(siege, attack.state, tam.join(' '));
+    expect(namesUnheard(siege, attack.state, tam, td, false, 'tam strike from the shadows').map((i) => tam[i])).toEqual(['hound']);
   });
 
   it('of other generated sentences may be none: a name said twice over is no doubt', () => {
