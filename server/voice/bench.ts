@@ -4,7 +4,7 @@
 // The measuring code is exported (measureRecognition, measureSynthesis) for `npm run bench -- voice`
 // (scripts/bench/voice.ts); the command line above only runs when this file is the entry point.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { momentSpeech } from '../game/vocabulary.js';
@@ -16,7 +16,10 @@ import { encodeMp3, loadMp3Encoder } from './mp3.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
-import { SpeechUnderstanding, type UnderstandingOptions } from './understanding.js';
+import { cachedDecode, endsRun, SpeechUnderstanding, type Understood, type UnderstandingOptions } from './understanding.js';
+import { DEFAULT_THRESHOLDS, isMove, neededMargin } from './policy.js';
+import { decideTyped, stageOf } from '../../engine/brain/speakable.js';
+import { describeDecision } from './lint-speech.js';
 import { engineOption } from './native-asr.js';
 import { encodeWav } from './wav.js';
 
@@ -66,12 +69,50 @@ export type RecognitionOptions = {
   progress?: (msg: string) => void;
 };
 
+/** A clip's outcome: the same decision as the typed line (`right`), none (`not_caught`: the recogniser or the
+ *  understanding's gate heard nothing it would take, or words deciding nothing), or another one (`wrong`: a confusion,
+ *  the dangerous kind). */
+export type ClipOutcome = 'right' | 'not_caught' | 'wrong';
+
+/** A clip not heard right, and what the recogniser (and, in the understanding modes, its evidence) made of it. */
+export type Miss = {
+  outcome: Exclude<ClipOutcome, 'right'>;
+  /** The voice and format of the clip (`m7-200-35.mp3`), and its file under the fixtures' folder. */
+  voice: string;
+  file: string;
+  text: string;
+  expected: string;
+  /** The words taken ('' when none), and what the brain decides from them. */
+  heard: string;
+  got: string;
+  /** The understanding modes: why it missed (understanding.ts MissReason), the words it weighed, its margin and the
+   *  margin needed, what each decoder heard and what the model's words were seen as (policy.ts ModelView). */
+  reason?: string;
+  considered?: string | null;
+  margin?: number | null;
+  needed?: number | 'never' | null;
+  view?: string;
+  source?: string;
+  authored?: boolean;
+  key_words?: string[];
+  heard_grammar?: string;
+  heard_lm?: string;
+};
+
 export type ModeResult = {
   accuracy: number;
   right: number;
+  /** Clips nothing was taken from (or words deciding nothing). */
+  not_caught: number;
+  /** Clips heard as another decision than the typed line's. */
+  confusions: number;
   clips: number;
   by_voice: Record<string, string>;
   by_voice_accuracy: Record<string, number>;
+  /** Right, not caught and wrong, by voice and format. */
+  by_voice_outcomes: Record<string, { right: number; not_caught: number; wrong: number; clips: number }>;
+  /** Every clip not heard right, confusions first. */
+  misses: Miss[];
   latency_ms: { p50: number; p90: number; max: number };
   /** Recognition time / audio seconds (the decoded clip, its 1 s of silence included), over all clips. */
   real_time_factor: number;
@@ -79,6 +120,8 @@ export type ModeResult = {
   out_of_story_false_accepts: string;
   out_of_story_false_accept_count: number;
   out_of_story_tries: number;
+  /** The out-of-story tries that made the brain match something: the sentence, the moment, the words taken. */
+  out_of_story_accepted: { text: string; moment: string; heard: string; got: string; margin?: number | null; view?: string }[];
   processes_started: number;
   /** Understanding modes: which decoder ran (POCKETSPHINX_ENGINE: native when built, else continuous). */
   engine?: string;
@@ -111,6 +154,17 @@ const pct3 = (xs: number[], p: number): number => {
   return r3(s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? 0);
 };
 
+/** Whether the brain decides something from these words at this moment (not what it does on no words at all). */
+function decidesSomething(c: { story: Story; state: GameState }, heard: string): boolean {
+  return decisionKey(c.story, c.state, heard) !== decisionKey(c.story, c.state, '');
+}
+
+/** The name of the moment a state is in (for the out-of-story list). */
+function momentName(story: Story, state: GameState): string {
+  const { moment, stage } = stageOf(story, state);
+  return `${moment?.name.en ?? '?'}${stage ? ` (${stage})` : ''}`;
+}
+
 /**
  * Recognises every English clip of the fixtures with pocketsphinx in each mode, with the grammar of the moment the
  * clip is said in (its sentences, vocabulary and decoys), and counts a clip right when the scripted brain decides
@@ -142,23 +196,51 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
   });
   const moments = [...new Map(contexts.map((c) => [JSON.stringify(c.vocabulary), c])).values()];
 
+  // BENCH_VU_OPTS (JSON of UnderstandingOptions, as for the voice-understanding bench) tries other settings.
+  const extraOpts = JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions;
   for (const mode of modes) {
     opts.progress?.(`recognition (${mode}): ${contexts.length} clips, ${oos.length * moments.length} out-of-story tries`);
     const cpu0 = cpuMs();
     const native = mode === 'understanding' || mode === 'understanding-full' ? await engineOption() : null;
-    const understanding = mode === 'understanding' || mode === 'understanding-full'
-      // BENCH_VU_OPTS (JSON of UnderstandingOptions, as for the voice-understanding bench) tries other settings.
-      ? new SpeechUnderstanding({ concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(native ? { native } : {}), ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}), ...(JSON.parse(process.env.BENCH_VU_OPTS ?? '{}') as UnderstandingOptions) })
+    // BENCH_VU_DECODE_CACHE=<dir> (as for the voice-understanding bench): decodes kept on disk, so that a run changing
+    // only the policy decodes nothing again (tuning; never for the figures of record).
+    const cache = process.env.BENCH_VU_DECODE_CACHE;
+    const understanding: SpeechUnderstanding | null = mode === 'understanding' || mode === 'understanding-full'
+      ? new SpeechUnderstanding({
+        concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(native ? { native } : {}), ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}), ...extraOpts,
+        ...(cache ? { decode: cachedDecode(cache, native ? { engine: `native:${native.binary.split('/').pop() ?? ''}`, decode: (...a) => understanding?.nativeDecode(...a) ?? Promise.resolve(null) } : undefined) } : {}),
+      })
       : null;
+    const thresholds = { ...DEFAULT_THRESHOLDS, ...extraOpts.thresholds };
     const stt = new PocketsphinxTranscriber({ mode: understanding ? 'per-request' : (mode as PocketsphinxMode), poolSize: opts.poolSize ?? 2 });
-    // The words heard (or '' for a miss) in a moment.
-    const hear = async (c: { story: Story; state: GameState; sentences: readonly string[]; vocabulary: readonly string[]; decoys: readonly string[] }, bytes: Uint8Array, format: 'wav' | 'mp3'): Promise<string> => {
+    // The words heard ('' for a miss) in a moment, and the understanding's account of it.
+    const hear = async (c: { story: Story; state: GameState; sentences: readonly string[]; vocabulary: readonly string[]; decoys: readonly string[] }, bytes: Uint8Array, format: 'wav' | 'mp3'): Promise<{ heard: string; why: Understood | null }> => {
       if (understanding) {
         const r = await understanding.understand({ story: c.story, state: c.state, language: 'english', audio: { bytes, format } });
-        return r.ok ? r.text : '';
+        return { heard: r.ok ? r.text : '', why: r };
       }
       const r = await stt.transcribe({ audio: { bytes, format }, language: 'english', sentences: c.sentences, vocabulary: c.vocabulary, decoys: c.decoys });
-      return r.ok ? r.text : '';
+      return { heard: r.ok ? r.text : '', why: null };
+    };
+    // The evidence of an understanding's outcome, for a miss; the margin its decision needed, from policy.ts (with the
+    // model's view 'unknown' when the cascade did not decode the model: understanding-full decodes it every time).
+    const evidenceOf = (c: { story: Story; state: GameState }, why: Understood | null): Partial<Miss> => {
+      if (!why) return {};
+      const r2 = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
+      const words = why.ok ? why.text : why.heard;
+      const d = words ? decideTyped(c.story, c.state, words) : null;
+      const needed = d && why.source ? neededMargin(thresholds, { strict: endsRun(c.story, d), source: why.source, authored: why.authored ?? false, model: why.view ?? 'unknown', move: isMove(d) }) : null;
+      return {
+        needed: needed === null ? null : Number.isFinite(needed) ? needed : 'never',
+        ...(why.ok ? {} : { reason: why.reason, considered: why.heard }),
+        margin: r2(why.margin),
+        ...(why.view !== undefined ? { view: why.view } : {}),
+        ...(why.source !== undefined ? { source: why.source } : {}),
+        ...(why.authored !== undefined ? { authored: why.authored } : {}),
+        key_words: why.key_words,
+        ...(why.heard_grammar !== undefined ? { heard_grammar: why.heard_grammar } : {}),
+        ...(why.heard_lm !== undefined ? { heard_lm: why.heard_lm } : {}),
+      };
     };
     try {
       for (const m of moments) {
@@ -169,48 +251,68 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
       const rtf: number[] = [];
       let recognitionMs = 0;
       let audioSeconds = 0;
-      const byVoice: Record<string, { n: number; right: number }> = {};
-      let right = 0;
+      const byVoice: Record<string, { right: number; not_caught: number; wrong: number; clips: number }> = {};
+      const misses: Miss[] = [];
       for (const c of contexts) {
         const t0 = performance.now();
-        const heard = await hear(c, c.bytes, c.clip.format);
+        const { heard, why } = await hear(c, c.bytes, c.clip.format);
         const ms = performance.now() - t0;
         latency.push(ms);
         rtf.push(ms / 1000 / c.audioSeconds);
         recognitionMs += ms;
         audioSeconds += c.audioSeconds;
-        const ok = decisionKey(c.story, c.state, c.clip.text) === decisionKey(c.story, c.state, heard);
+        const want = decisionKey(c.story, c.state, c.clip.text);
+        const got = decisionKey(c.story, c.state, heard);
+        // Another decision: the words heard make the brain decide something, and not what the typed line decides.
+        const outcome: ClipOutcome = got === want ? 'right' : heard !== '' && decidesSomething(c, heard) ? 'wrong' : 'not_caught';
         const k = `${c.clip.voice}.${c.clip.format}`;
-        byVoice[k] ??= { n: 0, right: 0 };
-        byVoice[k].n++;
-        if (ok) {
-          right++;
-          byVoice[k].right++;
+        byVoice[k] ??= { right: 0, not_caught: 0, wrong: 0, clips: 0 };
+        byVoice[k].clips++;
+        byVoice[k][outcome]++;
+        if (outcome !== 'right') {
+          misses.push({
+            outcome, voice: k, file: relative(dir, c.clip.file), text: c.clip.text,
+            expected: describeDecision(c.story, c.state, c.clip.text), heard, got: heard === '' ? 'nothing' : describeDecision(c.story, c.state, heard),
+            ...evidenceOf(c, why),
+          });
         }
       }
+      misses.sort((a, b) => (a.outcome === b.outcome ? 0 : a.outcome === 'wrong' ? -1 : 1));
+      const total = (o: ClipOutcome): number => Object.values(byVoice).reduce((n, v) => n + v[o], 0);
+      const right = total('right');
       let falseAccepts = 0;
       let tries = 0;
+      const accepted: ModeResult['out_of_story_accepted'] = [];
       for (const o of oos) {
         for (const m of moments) {
-          const heard = await hear(m, o.wav, 'wav');
+          const { heard, why } = await hear(m, o.wav, 'wav');
           tries++;
           // A false accept: the words heard make the brain match something (an answer, branch, name...).
           const matched = (JSON.parse(decisionKey(m.story, m.state, heard)) as unknown[])[0];
-          if (matched !== '' && decisionKey(m.story, m.state, heard) !== decisionKey(m.story, m.state, '')) falseAccepts++;
+          if (matched !== '' && decidesSomething(m, heard)) {
+            falseAccepts++;
+            const ev = evidenceOf(m, why);
+            accepted.push({ text: o.text, moment: momentName(m.story, m.state), heard, got: describeDecision(m.story, m.state, heard), ...(ev.margin !== undefined ? { margin: ev.margin } : {}), ...(ev.view !== undefined ? { view: ev.view } : {}) });
+          }
         }
       }
       const result: ModeResult = {
         accuracy: r3(right / contexts.length),
         right,
+        not_caught: total('not_caught'),
+        confusions: total('wrong'),
         clips: contexts.length,
-        by_voice: Object.fromEntries(Object.entries(byVoice).map(([k, v]) => [k, `${v.right}/${v.n}`])),
-        by_voice_accuracy: Object.fromEntries(Object.entries(byVoice).map(([k, v]) => [k, r3(v.right / v.n)])),
+        by_voice: Object.fromEntries(Object.entries(byVoice).map(([k, v]) => [k, `${v.right}/${v.clips}`])),
+        by_voice_accuracy: Object.fromEntries(Object.entries(byVoice).map(([k, v]) => [k, r3(v.right / v.clips)])),
+        by_voice_outcomes: byVoice,
+        misses,
         latency_ms: { p50: pct(latency, 0.5), p90: pct(latency, 0.9), max: pct(latency, 1) },
         real_time_factor: r3(recognitionMs / 1000 / Math.max(1e-9, audioSeconds)),
         real_time_factor_by_clip: { p50: pct3(rtf, 0.5), p90: pct3(rtf, 0.9), max: pct3(rtf, 1) },
         out_of_story_false_accepts: `${falseAccepts}/${tries}`,
         out_of_story_false_accept_count: falseAccepts,
         out_of_story_tries: tries,
+        out_of_story_accepted: accepted,
         processes_started: understanding ? (understanding.native ? understanding.native.spawned : understanding.decodes) : stt.spawned,
       };
       if (understanding) {
