@@ -18,7 +18,10 @@
 // (1000), BENCH_SERVER_IDLE_ROUNDS (3), BENCH_SERVER_IDLE_WAIT_S (45, after each fresh start), BENCH_SERVER_PROFILE_LEVEL
 // (500; 0 for none), BENCH_SERVER_PROFILE_DIR (a temp dir), BENCH_SERVER_VOICE (off), BENCH_SERVER_ROOT (another
 // checkout's server under the same harness, e.g. the pre-change baseline), BENCH_SERVER_NODE_FLAGS (extra node flags
-// for the measured server, e.g. --trace-gc), BENCH_CHILD_LOG (a file every child's output is appended to).
+// for the measured server, e.g. --trace-gc), BENCH_CHILD_LOG (a file every child's output is appended to),
+// BENCH_SLOW_QUERY_MS (the measured server prints every database call slower than this, with the calls queued ahead of
+// it), BENCH_CLOCK (golden: socket i sends at frac(i x 0.618) of the period, so any group of sockets is spread over it;
+// even: at i/N, the clock before, under which the first 100 players' runs all ended at once at the 500 level).
 // Sign-up costs one scrypt hash each (about 160 ms of CPU here): 2,000 players take about 2.5 minutes per database.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -288,7 +291,7 @@ export async function run(): Promise<Record<string, unknown>> {
       },
       server_root: process.env.BENCH_SERVER_ROOT ?? '(this checkout)',
       settings: {
-        story: STORY, plan: PLAN, period_ms: settings.periodMs, window_s: settings.windowMs / 1000, echo_window_s: settings.echoWindowMs / 1000,
+        story: STORY, plan: PLAN, period_ms: settings.periodMs, clock: process.env.BENCH_CLOCK === 'even' ? 'even: socket i at i/N of the period' : 'golden: socket i at frac(i x 0.618) of the period', window_s: settings.windowMs / 1000, echo_window_s: settings.echoWindowMs / 1000,
         levels, idle_sockets: settings.idleSockets, idle_rounds: settings.idleRounds, idle_wait_s: settings.idleWaitMs / 1000, profile_level: settings.profileLevel, profile_dir: settings.profileDir, limits_raised: LIMITS_RAISED,
         echo_rss_at_start_kib: echoIdleRss,
       },

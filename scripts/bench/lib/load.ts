@@ -129,7 +129,20 @@ export function closeSocket(ws: WebSocket, ms = 3_000): Promise<void> {
 
 type Turn = (i: number) => Promise<{ ms: number; error: string | null }>;
 
-/** The shared clock: socket i ticks at start + i/N of a period, then every period, until the window ends. */
+/**
+ * The phase of socket i in the period, in [0, 1): i times the golden ratio, modulo 1 (BENCH_CLOCK=even: i/N, the clock
+ * before). Every socket still sends one turn per period and the N phases are spread over the whole period; what changes
+ * is that any run of consecutive sockets is spread too. With i/N, the players of an earlier, smaller level (the first
+ * 100 of the 500) ticked within the first fifth of each period and, having played the same plan in step, all finished
+ * their runs at once: a burst of run creations no real crowd of players makes.
+ */
+export function phase(i: number, n: number): number {
+  if (process.env.BENCH_CLOCK === 'even') return i / n;
+  const x = i * 0.6180339887498949;
+  return x - Math.floor(x);
+}
+
+/** The shared clock: socket i ticks at start + phase(i) of a period, then every period, until the window ends. */
 async function drive(n: number, opts: WindowOptions, turn: Turn): Promise<{ latencies: number[]; errors: Record<string, number>; skipped: number; turns: number; wallMs: number; cpu: number; eldP99: number }> {
   const latencies: number[] = [];
   const errors: Record<string, number> = {};
@@ -141,7 +154,7 @@ async function drive(n: number, opts: WindowOptions, turn: Turn): Promise<{ late
   const start = performance.now() + 50;
   const end = start + opts.windowMs;
   await Promise.all(Array.from({ length: n }, async (_, i) => {
-    let tick = start + (i / n) * opts.periodMs;
+    let tick = start + phase(i, n) * opts.periodMs;
     while (tick < end) {
       await sleep(tick - performance.now());
       turns++;

@@ -93,12 +93,20 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
   const query = db.query.bind(db);
   const tx = db.tx.bind(db);
   const wrapped = db as { -readonly [K in keyof Db]: Db[K] };
+  // BENCH_SLOW_QUERY_MS: every call slower than this is printed (its time, the calls queued ahead of it, the SQL's start).
+  const slowMs = Number(process.env.BENCH_SLOW_QUERY_MS ?? 0);
+  let windowStart = -1;
   wrapped.query = async (sql: string, params?: readonly unknown[], opts?: Parameters<Db['query']>[2]) => {
     queries++;
+    const ahead = depth;
     const t0 = enter();
     try {
       return await query(sql, params, opts);
     } finally {
+      if (slowMs > 0 && performance.now() - t0 > slowMs) {
+        const at = windowStart < 0 ? 'before the windows' : `${((t0 - windowStart) / 1000).toFixed(2)} s into the window`;
+        process.stderr.write(`slow query: ${(performance.now() - t0).toFixed(1)} ms, ${ahead} ahead, ${at}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      }
       leave(t0, queryMs);
     }
   };
@@ -117,6 +125,7 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
       maxDepth = depth;
       busyMs = 0;
       busySince = performance.now();
+      windowStart = busySince;
       queryMs = [];
       txMs = [];
     },
