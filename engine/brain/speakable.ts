@@ -66,7 +66,10 @@ export function decideTyped(story: Story, state: GameState, text: string): Decis
 
 const ASCII_WORDS = /^[A-Za-z][A-Za-z' -]*$/;
 
-const fold = (s: string): string => ` ${s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9']+/g, ' ').trim()} `;
+/** Lower case, without accents, words of letters, digits and apostrophes separated by one space. */
+export const foldWords = (s: string): string => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9']+/g, ' ').trim();
+
+const fold = (s: string): string => ` ${foldWords(s)} `;
 
 type StoryTexts = { en: string; fr: string };
 const textsCache = new WeakMap<Story, StoryTexts>();

@@ -31,7 +31,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../pg-throwaway.
 import { startChild, type BenchChild } from './lib/child.js';
 import { closeAgents } from './lib/http.js';
 import { postmasterPid, treeCpuMs } from './lib/proc-cpu.js';
-import { closeSocket, echoWindow, looptaleWindow, openIdle, pool, type WindowOptions, type WindowResult } from './lib/load.js';
+import { CLOCK, closeSocket, echoWindow, looptaleWindow, openIdle, pool, type WindowOptions, type WindowResult } from './lib/load.js';
 import { planActions, signUp, USERS_PER_ADDRESS, type Player } from './lib/players.js';
 import { ratio, round, summarize } from './lib/stats.js';
 import type { ChildStats, ProfileResult } from './lib/server-child.js';
@@ -291,7 +291,7 @@ export async function run(): Promise<Record<string, unknown>> {
       },
       server_root: process.env.BENCH_SERVER_ROOT ?? '(this checkout)',
       settings: {
-        story: STORY, plan: PLAN, period_ms: settings.periodMs, clock: process.env.BENCH_CLOCK === 'even' ? 'even: socket i at i/N of the period' : 'golden: socket i at frac(i x 0.618) of the period', window_s: settings.windowMs / 1000, echo_window_s: settings.echoWindowMs / 1000,
+        story: STORY, plan: PLAN, period_ms: settings.periodMs, clock: CLOCK.says, window_s: settings.windowMs / 1000, echo_window_s: settings.echoWindowMs / 1000,
         levels, idle_sockets: settings.idleSockets, idle_rounds: settings.idleRounds, idle_wait_s: settings.idleWaitMs / 1000, profile_level: settings.profileLevel, profile_dir: settings.profileDir, limits_raised: LIMITS_RAISED,
         echo_rss_at_start_kib: echoIdleRss,
       },

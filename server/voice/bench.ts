@@ -16,7 +16,7 @@ import { encodeMp3, loadMp3Encoder } from './mp3.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
-import { cachedDecode, endsRun, SpeechUnderstanding, type Understood, type UnderstandingOptions } from './understanding.js';
+import { benchDecodeCache, endsRun, SpeechUnderstanding, type Understood, type UnderstandingOptions } from './understanding.js';
 import { DEFAULT_THRESHOLDS, isMove, neededMargin } from './policy.js';
 import { decideTyped, stageOf } from '../../engine/brain/speakable.js';
 import { describeDecision } from './lint-speech.js';
@@ -204,13 +204,14 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
     const native = mode === 'understanding' || mode === 'understanding-full' ? await engineOption() : null;
     // BENCH_VU_DECODE_CACHE=<dir> (as for the voice-understanding bench): decodes kept on disk, so that a run changing
     // only the policy decodes nothing again (tuning; never for the figures of record).
-    const cache = process.env.BENCH_VU_DECODE_CACHE;
-    const understanding: SpeechUnderstanding | null = mode === 'understanding' || mode === 'understanding-full'
-      ? new SpeechUnderstanding({
+    const understand = (): SpeechUnderstanding => {
+      const u: SpeechUnderstanding = new SpeechUnderstanding({
         concurrency: 2 * (opts.poolSize ?? 2), timeoutMs: 60_000, ...(native ? { native } : {}), ...(mode === 'understanding-full' ? { evidence: 'full' as const } : {}), ...extraOpts,
-        ...(cache ? { decode: cachedDecode(cache, native ? { engine: `native:${native.binary.split('/').pop() ?? ''}`, decode: (...a) => understanding?.nativeDecode(...a) ?? Promise.resolve(null) } : undefined) } : {}),
-      })
-      : null;
+        ...benchDecodeCache(native, () => u),
+      });
+      return u;
+    };
+    const understanding = mode === 'understanding' || mode === 'understanding-full' ? understand() : null;
     const thresholds = { ...DEFAULT_THRESHOLDS, ...extraOpts.thresholds };
     const stt = new PocketsphinxTranscriber({ mode: understanding ? 'per-request' : (mode as PocketsphinxMode), poolSize: opts.poolSize ?? 2 });
     // The words heard ('' for a miss) in a moment, and the understanding's account of it.

@@ -5,7 +5,7 @@
 // Thresholds chosen on the tuning half of `npm run bench -- voice-understanding` (never the held-out half); the
 // figures are in the notes of #13 (BENCH_VU_OPTS='{"keyWords":"content","thresholds":{...}}' tries others).
 import type { Decision } from '../../engine/brain/decision.js';
-import { decides, decidesHeard, decideTyped, decisionKey } from '../../engine/brain/speakable.js';
+import { decides, decidesHeard, decideTyped, decisionKey, foldWords as fold } from '../../engine/brain/speakable.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
 
@@ -160,12 +160,7 @@ export function partOf(story: Story, state: GameState, words: readonly string[],
   if (!a || !b) return false;
   const said = ` ${fold(words.join(' '))} `;
   // Whether the words name this fighter or opponent of the run (its name, its story character's name or aliases).
-  const named = (id: string): boolean => {
-    const row = state.characters.find((x) => x.id === id) ?? state.opponents.find((x) => x.id === id);
-    if (!row) return true;
-    const c = row.blueprint_character_id ? story.characters.find((x) => x.id === row.blueprint_character_id) : undefined;
-    return [row.name, ...(c ? [c.name, ...c.aliases] : [])].some((n) => fold(n) !== '' && said.includes(` ${fold(n)} `));
-  };
+  const named = (id: string): boolean => namesOf(story, state, id)?.some((n) => fold(n) !== '' && said.includes(` ${fold(n)} `)) ?? true;
   const isName = (k: string): boolean => k === 'actor' || k === 'target' || k === 'character';
   // A default: no name (a fighter or target the words name), no style (false), no stake or level (null).
   const unnamed = (k: string, v: string | number | boolean | null): boolean => v === null || v === false || (isName(k) && typeof v === 'string' && !named(v));
@@ -175,7 +170,6 @@ export function partOf(story: Story, state: GameState, words: readonly string[],
   return differ.length > 0 && same.length > 0 && differ.every((k) => unnamed(k, a[k] ?? null));
 }
 
-const fold = (s: string): string => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9']+/g, ' ').trim();
 
 /** The default rule: `changes`. `content` catches the tuning set's wrong story sentences (a target and a style heard
  *  where others were said rested on words `changes` never checks) but loses right ones (see STRICT_THRESHOLDS). */
@@ -205,17 +199,22 @@ export function namesUnheard(story: Story, state: GameState, words: readonly str
   return [decision.battle.actor_id, decision.battle.target_id].filter((id) => nameIndexes(story, state, said, [id]).length === 0).flatMap((id) => nameIndexes(story, state, words, [id]));
 }
 
+/** The names of a fighter or opponent of the run: its name in the run, its story character's name and aliases; null
+ *  when the run has no such row. */
+function namesOf(story: Story, state: GameState, id: string): string[] | null {
+  const row = state.characters.find((x) => x.id === id) ?? state.opponents.find((x) => x.id === id);
+  if (!row) return null;
+  const c = row.blueprint_character_id ? story.characters.find((x) => x.id === row.blueprint_character_id) : undefined;
+  return [row.name, ...(c ? [c.name, ...c.aliases] : [])];
+}
+
 /** The indexes of the words that say one of these fighters' or opponents' names (its name in the run, its story
  *  character's name or an alias). */
 export function nameIndexes(story: Story, state: GameState, words: readonly string[], ids: readonly (string | null | undefined)[]): number[] {
   const out = new Set<number>();
   const folded = words.map(fold);
   for (const id of ids) {
-    if (!id) continue;
-    const row = state.characters.find((x) => x.id === id) ?? state.opponents.find((x) => x.id === id);
-    if (!row) continue;
-    const c = row.blueprint_character_id ? story.characters.find((x) => x.id === row.blueprint_character_id) : undefined;
-    for (const n of [row.name, ...(c ? [c.name, ...c.aliases] : [])]) {
+    for (const n of (id ? namesOf(story, state, id) : null) ?? []) {
       const parts = fold(n).split(' ').filter(Boolean);
       if (parts.length === 0) continue;
       for (let i = 0; i + parts.length <= folded.length; i++) {

@@ -461,13 +461,9 @@ export async function createBenchUnderstander(): Promise<{
   // A generous deadline by default: the bench measures what is understood, and its latency apart (a decode cut short
   // on a busy machine would count as not caught). Every decode, for the tuning features (BENCH_VU_OPTS
   // '{"evidence":"needed"}' runs the server's cascade: the same outcomes, fewer features).
-  const cache = process.env.BENCH_VU_DECODE_CACHE;
   // The engine the server would use (POCKETSPHINX_ENGINE; auto: the persistent decoders when built).
   const native = opts.native ?? (await engineOption());
-  const u: SpeechUnderstanding = new SpeechUnderstanding({
-    timeoutMs: 120_000, evidence: 'full', ...opts, ...(native ? { native } : {}),
-    ...(cache ? { decode: cachedDecode(cache, native ? { engine: `native:${native.binary.split('/').pop() ?? ''}`, decode: (...a) => u.nativeDecode(...a) } : undefined) } : {}),
-  });
+  const u: SpeechUnderstanding = new SpeechUnderstanding({ timeoutMs: 120_000, evidence: 'full', ...opts, ...(native ? { native } : {}), ...benchDecodeCache(native, () => u) });
   return {
     name: `pocketsphinx (${native ? 'persistent looptale-asr decoders' : 'pocketsphinx_continuous per decode'}), the stage's language model, brain gate, phone-loop verification of the key words`,
     async understand(story, state, wav) {
@@ -483,6 +479,14 @@ export async function createBenchUnderstander(): Promise<{
     },
     close: () => u.close(),
   };
+}
+
+/** A bench's understanding with BENCH_VU_DECODE_CACHE=<dir> set: its decodes through `cachedDecode`, keyed by the
+ *  engine (`self`, the understanding being made, decodes what the cache does not hold); nothing when it is unset. */
+export function benchDecodeCache(native: { binary: string } | null, self: () => SpeechUnderstanding): Pick<UnderstandingOptions, 'decode'> {
+  const dir = process.env.BENCH_VU_DECODE_CACHE;
+  if (!dir) return {};
+  return { decode: cachedDecode(dir, native ? { engine: `native:${native.binary.split('/').pop() ?? ''}`, decode: (...a) => self().nativeDecode(...a) } : undefined) };
 }
 
 /** The bench's decodes kept on disk (BENCH_VU_DECODE_CACHE=<dir>), keyed by the grammar or model, the dictionary,

@@ -67,9 +67,9 @@ export async function startChild(
   // BENCH_CHILD_LOG=<file>: every line of every child's output appended there (e.g. with --trace-gc in the flags).
   const logFile = process.env.BENCH_CHILD_LOG;
   const onOutput = (chunk: Buffer): void => {
-    if (logFile) appendFileSync(logFile, chunk.toString('utf8').split('\n').filter((l) => l.trim()).map((l) => `[${name}] ${l}\n`).join(''));
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (!line.trim()) continue;
+    const got = chunk.toString('utf8').split('\n').filter((l) => l.trim());
+    if (logFile) appendFileSync(logFile, got.map((l) => `[${name}] ${l}\n`).join(''));
+    for (const line of got) {
       if (lines++ < echoLines) process.stderr.write(`[${name}] ${line.slice(0, 500)}\n`);
     }
   };

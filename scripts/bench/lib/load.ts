@@ -129,6 +129,11 @@ export function closeSocket(ws: WebSocket, ms = 3_000): Promise<void> {
 
 type Turn = (i: number) => Promise<{ ms: number; error: string | null }>;
 
+/** The clock the windows run (BENCH_CLOCK), and how the bench's JSON states it. */
+export const CLOCK = process.env.BENCH_CLOCK === 'even'
+  ? { even: true, says: 'even: socket i at i/N of the period' }
+  : { even: false, says: 'golden: socket i at frac(i x 0.618) of the period' };
+
 /**
  * The phase of socket i in the period, in [0, 1): i times the golden ratio, modulo 1 (BENCH_CLOCK=even: i/N, the clock
  * before). Every socket still sends one turn per period and the N phases are spread over the whole period; what changes
@@ -137,7 +142,7 @@ type Turn = (i: number) => Promise<{ ms: number; error: string | null }>;
  * their runs at once: a burst of run creations no real crowd of players makes.
  */
 export function phase(i: number, n: number): number {
-  if (process.env.BENCH_CLOCK === 'even') return i / n;
+  if (CLOCK.even) return i / n;
   const x = i * 0.6180339887498949;
   return x - Math.floor(x);
 }

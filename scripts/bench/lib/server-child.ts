@@ -103,9 +103,10 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
     try {
       return await query(sql, params, opts);
     } finally {
-      if (slowMs > 0 && performance.now() - t0 > slowMs) {
+      const took = performance.now() - t0;
+      if (slowMs > 0 && took > slowMs) {
         const at = windowStart < 0 ? 'before the windows' : `${((t0 - windowStart) / 1000).toFixed(2)} s into the window`;
-        process.stderr.write(`slow query: ${(performance.now() - t0).toFixed(1)} ms, ${ahead} ahead, ${at}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+        process.stderr.write(`slow query: ${took.toFixed(1)} ms, ${ahead} ahead, ${at}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
       }
       leave(t0, queryMs);
     }
