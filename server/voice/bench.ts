@@ -94,6 +94,8 @@ export type Miss = {
   view?: string;
   source?: string;
   authored?: boolean;
+  /** Heard by the grammar's second pass without decoys (understanding.ts `rescue`). */
+  rescued?: boolean;
   key_words?: string[];
   heard_grammar?: string;
   heard_lm?: string;
@@ -238,6 +240,7 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
         ...(why.view !== undefined ? { view: why.view } : {}),
         ...(why.source !== undefined ? { source: why.source } : {}),
         ...(why.authored !== undefined ? { authored: why.authored } : {}),
+        ...(why.rescued ? { rescued: true } : {}),
         key_words: why.key_words,
         ...(why.heard_grammar !== undefined ? { heard_grammar: why.heard_grammar } : {}),
         ...(why.heard_lm !== undefined ? { heard_lm: why.heard_lm } : {}),

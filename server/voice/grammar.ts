@@ -62,6 +62,9 @@ export type Grammar = {
   sentences: string[];
   /** The decoys that made it in: a hypothesis equal to one of them is not an answer. */
   decoys: string[];
+  /** The same grammar without its decoys (null when it has none), for a second pass over audio a decoy won
+   *  (understanding.ts). */
+  bare: string | null;
   /** Patterns that made it in (their choices without the phrases that could not be pronounced). */
   patterns: number;
   /** Story words dropped for want of a pronunciation (their sentences are left out). */
@@ -171,19 +174,18 @@ export async function buildGrammar(input: GrammarInput): Promise<Grammar> {
     rules.push(`${name} = ${groups.join(' ')};`);
     patternAlternatives.push(`/${num(pat.weight ?? 1)}/ ${name}`);
   }
-  const alternatives = [
-    ...sentences.map((t) => `/1/ ${t}`),
-    ...patternAlternatives,
-    ...decoys.map((t) => `/${num(input.decoyWeight ?? DECOY_WEIGHT)}/ ${t}`),
-  ];
-  const jsgf = ['#JSGF V1.0;', 'grammar looptale;', `public <utterance> = ${alternatives.join(' | ') || '<NULL>'};`, ...rules, ''].join('\n');
+  const answers = [...sentences.map((t) => `/1/ ${t}`), ...patternAlternatives];
+  const alternatives = [...answers, ...decoys.map((t) => `/${num(input.decoyWeight ?? DECOY_WEIGHT)}/ ${t}`)];
+  const text = (alts: readonly string[]): string => ['#JSGF V1.0;', 'grammar looptale;', `public <utterance> = ${alts.join(' | ') || '<NULL>'};`, ...rules, ''].join('\n');
+  const jsgf = text(alternatives);
+  const bare = decoys.length > 0 && answers.length > 0 ? text(answers) : null;
   const dictLines: string[] = [];
   for (const [w, list] of [...prons.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     list.forEach((p, i) => dictLines.push(`${i === 0 ? w : `${w}(${i + 1})`} ${p}`));
   }
   const dict = `${dictLines.join('\n')}\n`;
   const key = createHash('sha256').update(jsgf).update('\0').update(dict).digest('hex').slice(0, 16);
-  return { key, jsgf, dict, sentences, decoys, patterns: patternAlternatives.length, dropped };
+  return { key, jsgf, dict, sentences, decoys, bare, patterns: patternAlternatives.length, dropped };
 }
 
 /** What was heard, without filler tokens (<sil>, [NOISE], ...) and alternative-pronunciation marks. */

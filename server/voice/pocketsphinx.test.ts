@@ -65,9 +65,13 @@ describe('grammar building', () => {
     expect(g.jsgf).not.toContain('tide');
     expect(g.dict).toContain('ysolde IH S OW L D\n');
     expect(g.dict).toMatch(/^when W EH N$/m);
+    // The same choice without its decoys, for the second pass when a decoy won (understanding.ts).
+    expect(g.bare).toContain('public <utterance> = /1/ when does it go dark | /1/ ysolde marrow | /1/ ring three bells;');
+    expect(g.bare).not.toContain('rain');
     // Without sentences, the keyword phrases stand in for them.
     const k = await buildGrammar({ vocabulary: ['tide caves', 'market'], lexicon, speller: null });
     expect(k.sentences).toEqual(['tide caves', 'market']);
+    expect((await buildGrammar({ vocabulary: ['tide caves'], lexicon, speller: null, builtinDecoys: false })).bare).toBeNull();
     expect(cleanHypothesis('<sil> when [NOISE] dark(2)')).toBe('when dark');
   });
 });

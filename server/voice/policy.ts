@@ -58,6 +58,20 @@ export const DEFAULT_THRESHOLDS: Thresholds = { authored_agreed: -45, authored: 
  */
 export const STRICT_THRESHOLDS: Thresholds = { authored_agreed: -45, authored: -30, authored_elsewhere: -30, authored_disputed: -20, agreed: -10, agreed_move: -10, partial: Infinity, alone: Infinity, model: -15, run_ending: -20 };
 
+/** The most speech (10 ms frames from the first voiced one to the last) per phone of a sentence heard by the exact
+ *  grammar's second pass without decoys (understanding.ts), run when a decoy won the first. A short answer whose first
+ *  sounds fit silence better than its own phones loses to silence and a shorter decoy ("tea" for "Spring", m3; with
+ *  only the two to choose from, the decoy still wins: not a search error). Without decoys small talk lands on a
+ *  sentence too, but mostly on one much shorter than what was said ("the market" for "Speak more slowly please": 21
+ *  frames a phone). Chosen on the tuning half: the answers so heard span 4.0 to 8.9 frames a phone, the nearest
+ *  non-answers 9.6 (a human recording) and 10.1 ("I'm hungry, what's for lunch" as "when does the light go dark"). */
+export const RESCUE_FRAMES_PER_PHONE = 9.2;
+
+/** Whether the second pass's sentence (its phones) can be what was said in `speechFrames` of speech. */
+export function rescuable(speechFrames: number, phones: number): boolean {
+  return phones > 0 && speechFrames <= RESCUE_FRAMES_PER_PHONE * phones;
+}
+
 /** What the other decoder made of the audio: the same decision, none, none and none of the sentence's words
  *  (`elsewhere`), part of the same decision (`partial`, see `partOf`), another one, or not decoded. */
 export type ModelView = 'same' | 'none' | 'elsewhere' | 'partial' | 'other' | 'unknown';

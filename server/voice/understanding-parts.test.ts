@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf } from './policy.js';
+import { agreesElsewhere, DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -210,5 +210,15 @@ describe('what the model heard', () => {
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'partial' })).toBeLessThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'other' }));
     // Heard in part never needs less than heard whole (a bet: `agreed`; a move: `partial` is the stricter).
     for (const move of [false, true]) expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, move, model: 'partial' })).toBeGreaterThanOrEqual(neededMargin(DEFAULT_THRESHOLDS, { ...s, move, model: 'same' }));
+  });
+});
+
+describe('rescuable', () => {
+  it('takes the second pass\'s sentence only when the speech is not much longer than its phones', () => {
+    // Tuning: "Spring" (5 phones) in 44 frames of speech was an answer; "the market" (8 phones) for "Speak more slowly
+    // please" (168 frames) was small talk.
+    expect(rescuable(44, 5)).toBe(true);
+    expect(rescuable(168, 8)).toBe(false);
+    expect(rescuable(10, 0)).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -27,7 +27,7 @@ import { buildArpa } from './lm.js';
 import { DEFAULT_MODEL_DIR, NOT_CAUGHT } from './pocketsphinx.js';
 import { espeakSpeller, loadLexicon, type Speller } from './pronounce.js';
 import type { AudioInput } from './transcriber.js';
-import { compactSpeech, quiet } from './vad.js';
+import { compactSpeech, quiet, speechFrames } from './vad.js';
 import { phoneLoopFiles, verify, type Verification } from './verify.js';
 import { cmnModelDir, cmnPassFiles } from './cmn.js';
 import { engineOption, NativeDecoders } from './native-asr.js';
@@ -48,8 +48,12 @@ export type Evidence = {
   agree?: boolean;
   /** The exact grammar heard one of the story's own sentences. */
   authored?: boolean;
+  /** Heard by the grammar's second pass without decoys (a decoy won the first; policy.ts `rescuable`). */
+  rescued?: boolean;
   /** The other decoder's margin. */
   other?: number | null;
+  /** That second pass's sentence, when it heard one: the speech's frames, the sentence's phones and its path's frames. */
+  rescue?: { speech: number; phones: number; frames: number };
   /** What the other decoder heard, seen from the picked decision (policy.ts ModelView). */
   view?: ModelView;
   source?: 'grammar' | 'lm';
@@ -81,6 +85,9 @@ export type UnderstandingOptions = {
   decoders?: 'grammar' | 'lm';
   /** Decoys in the exact grammar (default true). */
   decoys?: boolean;
+  /** When a decoy wins the exact grammar, decode the grammar again without its decoys and weigh the sentence it hears
+   *  when the speech is not much longer than it (policy.ts `rescuable`; default true). */
+  rescue?: boolean;
   /** 'needed' (default): only the decodes that can change the outcome (see #decide). 'full': all three, every time,
    *  for the evidence fields (the bench's tuning data); the outcome is the same. */
   evidence?: 'needed' | 'full';
@@ -109,8 +116,8 @@ const MAX_MODELS = 64;
 const DEFAULT_STANDBY = 3;
 
 type Model = DecodeFiles & { key: string; words: Set<string> };
-type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean };
-type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string>; sounds: Map<string, string> };
+type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean; rescued?: boolean };
+type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string>; sounds: Map<string, string>; bareGram: string | null; phones: Map<string, number> };
 
 /** Words of a dictionary that sound alike (share a pronunciation: "ferrule" and the alias "ferule"), each to one of
  *  them: the grammar may take either, so a story sentence is recognised whichever spelling its path went through. */
@@ -130,6 +137,12 @@ export function soundAlikes(dict: string): Map<string, string> {
 
 const sayAlike = (sounds: ReadonlyMap<string, string>, text: string): string => text.split(' ').map((w) => sounds.get(w) ?? w).join(' ');
 
+
+/** Frames (10 ms) from the first to the last voiced one. */
+function speechSpan(samples: Int16Array): number {
+  const voiced = speechFrames(samples);
+  return Math.max(1, voiced.lastIndexOf(true) - voiced.indexOf(true) + 1);
+}
 
 /** Whether a decision ends the run: a branch or answer leading to a Dead End, or the end of the game. */
 export function endsRun(story: Story, d: Decision): boolean {
@@ -220,7 +233,7 @@ export class SpeechUnderstanding {
     try {
       // The persistent decoders normalise by the utterance's own mean themselves.
       if (this.opts.cmn !== 'live' && !this.native) hmm = await this.#normalised(audio, timeoutMs, dir);
-      return await this.#decide(req, { model, grammar, audio, timeoutMs, started, hmm }, miss);
+      return await this.#decide(req, { model, grammar, audio, timeoutMs, started, hmm, speechFrames: speechSpan(compact) }, miss);
     } finally {
       // The raw file (and the utterance's model directory) go once every decode of it is over (one started ahead of
       // need may still run).
@@ -239,7 +252,7 @@ export class SpeechUnderstanding {
    * left out (`agree`, `other`; a miss's verification). When the decoders are idle (at most half the slots busy), the
    * phone loop (and the language model when it may matter) starts beside the grammar, for the latency of one talker.
    */
-  async #decide(req: UnderstandRequest, ctx: { model: Model; grammar: GrammarFiles; audio: DecodeAudio; timeoutMs: number; started: Promise<unknown>[]; hmm: string | undefined }, miss: (reason: MissReason, heard?: string | null, extra?: Partial<Evidence>, message?: string) => Understood): Promise<Understood> {
+  async #decide(req: UnderstandRequest, ctx: { model: Model; grammar: GrammarFiles; audio: DecodeAudio; timeoutMs: number; started: Promise<unknown>[]; hmm: string | undefined; speechFrames: number }, miss: (reason: MissReason, heard?: string | null, extra?: Partial<Evidence>, message?: string) => Understood): Promise<Understood> {
     const { model, grammar, audio, timeoutMs, started, hmm } = ctx;
     const [dir, loopFiles] = await Promise.all([this.#workDir(), phoneLoopFiles()]);
     const t = this.#thresholds;
@@ -269,8 +282,22 @@ export class SpeechUnderstanding {
       void loopOf();
       void freeOf();
     } else if (room()) void loopOf();
-    const exact = await exactP;
+    let exact = await exactP;
     let a = this.#heard(req, exact, grammar.decoys, grammar.authored, grammar.sounds);
+    // A decoy won: the same grammar without decoys, once more (policy.ts `rescuable`: its sentence must be about as
+    // long as the speech).
+    let rescue: { speech: number; phones: number; frames: number } | undefined;
+    if (a.decoy && grammar.bareGram && this.opts.rescue !== false) {
+      const bare = await run({ gram: grammar.bareGram, dict: grammar.dict }, false, undefined, 1);
+      const second = this.#heard(req, bare, [], grammar.authored, grammar.sounds);
+      const phones = (bare ?? []).flatMap((u) => u.words).reduce((n, w) => n + (grammar.phones.get(w.word) ?? 0), 0);
+      if (second.decision) rescue = { speech: ctx.speechFrames, phones, frames: (bare ?? []).flatMap((u) => u.words).reduce((n, w) => n + w.end - w.start + 1, 0) };
+      if (second.decision && rescuable(ctx.speechFrames, phones)) {
+        exact = bare;
+        a = { ...second, rescued: true };
+      }
+    }
+    const rescued = a.rescued === true;
     const strict = a.decision ? endsRun(req.story, a.decision) : false;
     // The exact grammar's decision is taken at or above `sure` whatever the model hears, never below `never`; in
     // between, what the model hears decides (policy.ts).
@@ -300,7 +327,7 @@ export class SpeechUnderstanding {
     const pick = a.decision ? a : b;
     const view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : this.#view(req, a, b, agree, pick === a);
     const heardText = pick.text || a.text || b.text;
-    const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}) };
+    const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}), ...(rescue ? { rescue } : {}) };
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
     const authored = pick === a && a.authored;
     // A generated move's names the model did not say are key words too (policy.ts namesUnheard).
@@ -309,7 +336,7 @@ export class SpeechUnderstanding {
     const margin = Math.min(pick.margin ?? -Infinity, ...unheard.map((i) => pick.verification?.words[i]?.margin ?? 0));
     const keyWords = [...pick.keyWords, ...unheard.map((i) => words[i] ?? '')];
     const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision) });
-    const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...texts };
+    const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
     if (!(margin >= needed)) return miss('unsure', pick.text, extra);
@@ -393,8 +420,11 @@ export class SpeechUnderstanding {
       const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
       const g = await buildGrammar({ patterns, vocabulary: [], decoys, builtinDecoys: this.opts.decoys !== false, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
       const sounds = soundAlikes(g.dict);
-      const files: GrammarFiles = { ...g, authored: new Set([...authored].map((t) => sayAlike(sounds, t))), sounds, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`) };
+      // Phones of each dictionary entry ("spring(2)" too), as the decoder's path names them.
+      const phones = new Map(g.dict.split('\n').map((l) => l.trim().split(/\s+/)).filter((w) => w.length > 1).map((w) => [w[0] ?? '', w.length - 1] as const));
+      const files: GrammarFiles = { ...g, authored: new Set([...authored].map((t) => sayAlike(sounds, t))), sounds, phones, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`), bareGram: g.bare === null ? null : join(dir, `${g.key}.bare.gram`) };
       await writeFile(files.gram, g.jsgf);
+      if (files.bareGram !== null && g.bare !== null) await writeFile(files.bareGram, g.bare);
       await writeFile(files.dict, g.dict);
       return files;
     })();
@@ -469,10 +499,11 @@ export async function createBenchUnderstander(): Promise<{
     async understand(story, state, wav) {
       const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
       const features: Record<string, number | string | null> = {
-        margin: r.margin, view: r.view ?? null, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null,
+        margin: r.margin, view: r.view ?? null, rescued: r.rescued ? 1 : 0, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null, frames: r.verification?.frames ?? null,
         key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
         gaps: r.verification?.gaps.map((w) => `${w.word}:${w.frames}:${w.margin}`).join(' ') ?? null,
         grammar: r.heard_grammar ?? null, lm: r.heard_lm ?? null,
+        r_speech: r.rescue?.speech ?? null, r_phones: r.rescue?.phones ?? null, r_frames: r.rescue?.frames ?? null,
         ends_run: r.ok || r.reason === 'unsure' ? (endsRun(story, decideTyped(story, state, r.ok ? r.text : r.heard ?? '')) ? 1 : 0) : null,
       };
       return r.ok ? { ok: true, text: r.text, features } : { ok: false, heard: r.heard, reason: r.reason, features };
