@@ -64,8 +64,10 @@ describe.runIf(available.ok)('voice understanding: the cascade of decodes', () =
     const before = { full: full.decodes, needed: needed.decodes };
     const all = await hear(full, bytes);
     const some = await hear(needed, bytes);
-    expect(full.decodes - before.full).toBe(PASS + 3);
-    expect(needed.decodes - before.needed).toBe(PASS + 2);
+    // A decoy won the exact grammar ("banana"), so it is decoded once more without decoys; the sentence heard then is
+    // far shorter than the speech (policy.ts rescuable), so it is no answer and the loop is not needed.
+    expect(full.decodes - before.full).toBe(PASS + 4);
+    expect(needed.decodes - before.needed).toBe(PASS + 3);
     expect(all.ok).toBe(false);
     expect(outcome(some)).toEqual(outcome(all));
   }, 120_000);
