@@ -355,6 +355,30 @@ describe.each(BACKENDS)('store on $name', ({ open }) => {
       expect(loaded?.state.tickets).toEqual([]);
     });
 
+    it('reads back rows written with the database clock (microseconds, any time zone) exactly as the driver does', async () => {
+      // loadState reads tickets and permanent cards as JSON in one statement: their timestamps must come back as the
+      // driver's Date columns would (milliseconds, truncated, UTC), or a refreshed state would differ from the tables.
+      const card = alice.state.permanent_characters[0];
+      if (!card) throw new Error('no permanent character');
+      const mediaId = '5e1f0d2a-3b4c-4d5e-8f60-718293a4b5c6';
+      const ticketId = '6f2a1e3b-4c5d-4e6f-9a71-8293a4b5c6d7';
+      await db.query("SET TIME ZONE 'America/St_Johns'");
+      try {
+        await db.query("INSERT INTO player_permanent_character_medias (id, player_permanent_character_id, media_url, created_at) VALUES ($1, $2, 'https://example.test/a.png', now() - interval '1.0005789 s')", [mediaId, card.id]);
+        await db.query("INSERT INTO player_permanent_character_tickets (id, user_id, blueprint_story_id, is_redeemed, redeemed_at) VALUES ($1, $2, $3, true, now() + interval '0.9999999 s')", [ticketId, USER, CLOCKWORK.id]);
+        const loaded = await game.loadState(USER, CLOCKWORK.id);
+        const media = await rowsOf(db, PermanentCharacterMedia, 'SELECT * FROM player_permanent_character_medias WHERE id = $1', [mediaId]);
+        const tickets = await rowsOf(db, Ticket, 'SELECT * FROM player_permanent_character_tickets WHERE id = $1', [ticketId]);
+        expect(media[0]?.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        expect(loaded?.state.permanent_media.find((m) => m.id === mediaId)).toEqual(media[0]);
+        expect(loaded?.state.tickets).toEqual(tickets);
+      } finally {
+        await db.query('DELETE FROM player_permanent_character_medias WHERE id = $1', [mediaId]);
+        await db.query('DELETE FROM player_permanent_character_tickets WHERE id = $1', [ticketId]);
+        await db.query('RESET TIME ZONE');
+      }
+    });
+
     it('serves the game view, the run list, the owner and the transcript of a run', async () => {
       const run = currentRun(alice.state);
       if (!run) throw new Error('no run');

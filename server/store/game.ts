@@ -7,7 +7,7 @@ import { GameState } from '../../engine/run/state.js';
 import { GameOutput } from '../../engine/schema/game-output.js';
 import { PermanentCharacter, PermanentCharacterItem, PermanentCharacterMedia, PlayerStory, Ticket } from '../../engine/schema/player.js';
 import { TranscriptLine } from '../../engine/sim/transcript.js';
-import { Rollback, type Db, type Queryable } from '../db/db.js';
+import { Rollback, type Db, type Queryable, type Row } from '../db/db.js';
 import { byKeySet, recordsSql, writeRecords } from './records.js';
 import { checkRowFields } from './player-tables.js';
 import { isUuid, json, parseRows } from './rows.js';
@@ -77,6 +77,37 @@ function refresh<T extends { id: string }>(snapshot: readonly T[], stored: reado
   return [...out, ...byId.values()];
 }
 
+const LOAD_SQL = 'SELECT state, version FROM looptale_private.player_story_states WHERE user_id = $1 AND blueprint_story_id = $2';
+
+/**
+ * The state with this story's tickets and the user's permanent cards, items and media, in one statement (#12: a run's
+ * creation read them in five calls, each parsed and planned again, through PGlite's one worker, which the turns of
+ * every other player wait behind). Each list is a JSON array of whole rows, in the order the tables give them.
+ */
+const LOAD_REFRESHED_SQL = `SELECT s.state, s.version,
+  (SELECT coalesce(json_agg(t ORDER BY t.created_at, t.id), '[]') FROM player_permanent_character_tickets t
+    WHERE t.user_id = $1 AND t.blueprint_story_id = $2) AS tickets,
+  (SELECT coalesce(json_agg(c ORDER BY c.created_at, c.id), '[]') FROM player_permanent_characters c WHERE c.user_id = $1) AS characters,
+  (SELECT coalesce(json_agg(i ORDER BY i.created_at, i.id), '[]') FROM player_permanent_character_items i WHERE i.user_id = $1) AS items,
+  (SELECT coalesce(json_agg(m ORDER BY m.created_at, m.id), '[]') FROM player_permanent_character_medias m
+    JOIN player_permanent_characters pc ON pc.id = m.player_permanent_character_id WHERE pc.user_id = $1) AS media
+  FROM looptale_private.player_story_states s WHERE s.user_id = $1 AND s.blueprint_story_id = $2`;
+
+/**
+ * Rows read back as JSON (json_agg): their timestamps are text with the server's offset and microseconds; as the
+ * drivers do for a timestamp column, each becomes the millisecond ISO string the engine writes.
+ */
+function jsonRows(rows: readonly Row[] | undefined, timestamps: readonly string[]): Row[] {
+  return (rows ?? []).map((row) => {
+    const out: Row = { ...row };
+    for (const k of timestamps) {
+      const v = out[k];
+      if (typeof v === 'string') out[k] = new Date(v).toISOString();
+    }
+    return out;
+  });
+}
+
 export class GameRepo {
   readonly #db: Db;
 
@@ -85,17 +116,15 @@ export class GameRepo {
   }
 
   /**
-   * The user's state for a story and its version, or null. Tickets (this story) and permanent cards (every story)
-   * are re-read from their tables, so a redemption made from another story's state is seen.
-   */
-  /**
-   * `refresh` (default true) reloads the user's permanent cards (they change when a ticket is redeemed in another
-   * story) and this story's tickets; a plain turn does not need them and skips the four queries.
+   * The user's state for a story and its version, or null. `refresh` (default true) re-reads the user's permanent
+   * cards (every story: they change when a ticket is redeemed in another story's state) and this story's tickets, so
+   * a redemption made elsewhere is seen; a plain turn does not need them and skips that part.
    */
   async loadState(userId: string, storyId: string, opts: { refresh?: boolean } = {}): Promise<{ state: GameState; version: number } | null> {
     if (!isUuid(storyId)) return null;
-    const r = await this.#db.query<{ state: unknown; version: string | number }>(
-      'SELECT state, version FROM looptale_private.player_story_states WHERE user_id = $1 AND blueprint_story_id = $2', [userId, storyId],
+    const fresh = opts.refresh !== false;
+    const r = await this.#db.query<{ state: unknown; version: string | number } & Partial<Record<'tickets' | 'characters' | 'items' | 'media', Row[]>>>(
+      fresh ? LOAD_REFRESHED_SQL : LOAD_SQL, [userId, storyId], fresh ? { prepare: true } : {},
     );
     const row = r.rows[0];
     if (!row) return null;
@@ -105,21 +134,11 @@ export class GameRepo {
       throw new Error(`store: the saved state of ${userId} in story ${storyId} does not parse (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
     }
     const state = parsed.data;
-    if (opts.refresh === false) return { state, version: Number(row.version) };
-    const [tickets, characters, items, media] = await Promise.all([
-      this.#db.query('SELECT * FROM player_permanent_character_tickets WHERE user_id = $1 AND blueprint_story_id = $2 ORDER BY created_at, id', [userId, storyId]),
-      this.#db.query('SELECT * FROM player_permanent_characters WHERE user_id = $1 ORDER BY created_at, id', [userId]),
-      this.#db.query('SELECT * FROM player_permanent_character_items WHERE user_id = $1 ORDER BY created_at, id', [userId]),
-      this.#db.query(
-        `SELECT m.* FROM player_permanent_character_medias m
-           JOIN player_permanent_characters c ON c.id = m.player_permanent_character_id
-          WHERE c.user_id = $1 ORDER BY m.created_at, m.id`, [userId],
-      ),
-    ]);
-    state.tickets = refresh(state.tickets, parseRows(Ticket, tickets.rows, 'ticket'));
-    state.permanent_characters = refresh(state.permanent_characters, parseRows(PermanentCharacter, characters.rows, 'permanent character'));
-    state.permanent_items = refresh(state.permanent_items, parseRows(PermanentCharacterItem, items.rows, 'permanent item'));
-    state.permanent_media = refresh(state.permanent_media, parseRows(PermanentCharacterMedia, media.rows, 'permanent media'));
+    if (!fresh) return { state, version: Number(row.version) };
+    state.tickets = refresh(state.tickets, parseRows(Ticket, jsonRows(row.tickets, ['redeemed_at', 'earned_at', 'created_at']), 'ticket'));
+    state.permanent_characters = refresh(state.permanent_characters, parseRows(PermanentCharacter, jsonRows(row.characters, ['created_at']), 'permanent character'));
+    state.permanent_items = refresh(state.permanent_items, parseRows(PermanentCharacterItem, jsonRows(row.items, ['created_at']), 'permanent item'));
+    state.permanent_media = refresh(state.permanent_media, parseRows(PermanentCharacterMedia, jsonRows(row.media, ['created_at']), 'permanent media'));
     return { state, version: Number(row.version) };
   }
 
