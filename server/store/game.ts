@@ -10,7 +10,7 @@ import { TranscriptLine } from '../../engine/sim/transcript.js';
 import { Rollback, type Db, type Queryable, type Row } from '../db/db.js';
 import { byKeySet, recordsSql, writeRecords } from './records.js';
 import { checkRowFields } from './player-tables.js';
-import { isUuid, json, parseRows } from './rows.js';
+import { isUuid, json, jsonRows, parseRows } from './rows.js';
 import type { CommitRequest, CommitResult } from '../game/ports.js';
 
 export const RunSummaryRow = z.object({
@@ -92,21 +92,6 @@ const LOAD_REFRESHED_SQL = `SELECT s.state, s.version,
   (SELECT coalesce(json_agg(m ORDER BY m.created_at, m.id), '[]') FROM player_permanent_character_medias m
     JOIN player_permanent_characters pc ON pc.id = m.player_permanent_character_id WHERE pc.user_id = $1) AS media
   FROM looptale_private.player_story_states s WHERE s.user_id = $1 AND s.blueprint_story_id = $2`;
-
-/**
- * Rows read back as JSON (json_agg): their timestamps are text with the server's offset and microseconds; as the
- * drivers do for a timestamp column, each becomes the millisecond ISO string the engine writes.
- */
-function jsonRows(rows: readonly Row[] | undefined, timestamps: readonly string[]): Row[] {
-  return (rows ?? []).map((row) => {
-    const out: Row = { ...row };
-    for (const k of timestamps) {
-      const v = out[k];
-      if (typeof v === 'string') out[k] = new Date(v).toISOString();
-    }
-    return out;
-  });
-}
 
 export class GameRepo {
   readonly #db: Db;

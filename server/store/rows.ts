@@ -23,6 +23,21 @@ export function plain(row: Row): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Rows read back as JSON (json_agg): their timestamps are text with the server's offset and microseconds; as the
+ * drivers do for a timestamp column, each becomes the millisecond ISO string the engine writes.
+ */
+export function jsonRows(rows: readonly Row[] | undefined, timestamps: readonly string[]): Row[] {
+  return (rows ?? []).map((row) => {
+    const out: Row = { ...row };
+    for (const k of timestamps) {
+      const v = out[k];
+      if (typeof v === 'string') out[k] = new Date(v).toISOString();
+    }
+    return out;
+  });
+}
+
 /** Parses driver rows with an engine schema. A row that does not fit is a bug (or a hand-edited database): throw. */
 export function parseRows<S extends z.ZodType>(schema: S, rows: readonly Row[], what: string): z.infer<S>[] {
   return rows.map((row) => {

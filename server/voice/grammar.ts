@@ -65,6 +65,8 @@ export type Grammar = {
   /** The same grammar without its decoys (null when it has none), for a second pass over audio a decoy won
    *  (understanding.ts). */
   bare: string | null;
+  /** Phones of each dictionary entry, named as the decoder's path names it ("spring(2)" too). */
+  phones: Map<string, number>;
   /** Patterns that made it in (their choices without the phrases that could not be pronounced). */
   patterns: number;
   /** Story words dropped for want of a pronunciation (their sentences are left out). */
@@ -180,12 +182,17 @@ export async function buildGrammar(input: GrammarInput): Promise<Grammar> {
   const jsgf = text(alternatives);
   const bare = decoys.length > 0 && answers.length > 0 ? text(answers) : null;
   const dictLines: string[] = [];
+  const phones = new Map<string, number>();
   for (const [w, list] of [...prons.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    list.forEach((p, i) => dictLines.push(`${i === 0 ? w : `${w}(${i + 1})`} ${p}`));
+    list.forEach((p, i) => {
+      const entry = i === 0 ? w : `${w}(${i + 1})`;
+      dictLines.push(`${entry} ${p}`);
+      phones.set(entry, p.trim().split(/\s+/).filter(Boolean).length);
+    });
   }
   const dict = `${dictLines.join('\n')}\n`;
   const key = createHash('sha256').update(jsgf).update('\0').update(dict).digest('hex').slice(0, 16);
-  return { key, jsgf, dict, sentences, decoys, bare, patterns: patternAlternatives.length, dropped };
+  return { key, jsgf, dict, sentences, decoys, bare, phones, patterns: patternAlternatives.length, dropped };
 }
 
 /** What was heard, without filler tokens (<sil>, [NOISE], ...) and alternative-pronunciation marks. */

@@ -184,7 +184,6 @@ export function partOf(story: Story, state: GameState, words: readonly string[],
   return differ.length > 0 && same.length > 0 && differ.every((k) => unnamed(k, a[k] ?? null));
 }
 
-
 /** The default rule: `changes`. `content` catches the tuning set's wrong story sentences (a target and a style heard
  *  where others were said rested on words `changes` never checks) but loses right ones (see STRICT_THRESHOLDS). */
 export const DEFAULT_KEY_WORDS: KeyWordRule = 'changes';

@@ -117,7 +117,7 @@ const DEFAULT_STANDBY = 3;
 
 type Model = DecodeFiles & { key: string; words: Set<string> };
 type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean; rescued?: boolean };
-type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string>; sounds: Map<string, string>; bareGram: string | null; phones: Map<string, number> };
+type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string>; sounds: Map<string, string>; bareGram: string | null };
 
 /** Words of a dictionary that sound alike (share a pronunciation: "ferrule" and the alias "ferule"), each to one of
  *  them: the grammar may take either, so a story sentence is recognised whichever spelling its path went through. */
@@ -290,8 +290,9 @@ export class SpeechUnderstanding {
     if (a.decoy && grammar.bareGram && this.opts.rescue !== false) {
       const bare = await run({ gram: grammar.bareGram, dict: grammar.dict }, false, undefined, 1);
       const second = this.#heard(req, bare, [], grammar.authored, grammar.sounds);
-      const phones = (bare ?? []).flatMap((u) => u.words).reduce((n, w) => n + (grammar.phones.get(w.word) ?? 0), 0);
-      if (second.decision) rescue = { speech: ctx.speechFrames, phones, frames: (bare ?? []).flatMap((u) => u.words).reduce((n, w) => n + w.end - w.start + 1, 0) };
+      const path = (bare ?? []).flatMap((u) => u.words);
+      const phones = path.reduce((n, w) => n + (grammar.phones.get(w.word) ?? 0), 0);
+      if (second.decision) rescue = { speech: ctx.speechFrames, phones, frames: path.reduce((n, w) => n + w.end - w.start + 1, 0) };
       if (second.decision && rescuable(ctx.speechFrames, phones)) {
         exact = bare;
         a = { ...second, rescued: true };
@@ -420,9 +421,7 @@ export class SpeechUnderstanding {
       const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
       const g = await buildGrammar({ patterns, vocabulary: [], decoys, builtinDecoys: this.opts.decoys !== false, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
       const sounds = soundAlikes(g.dict);
-      // Phones of each dictionary entry ("spring(2)" too), as the decoder's path names them.
-      const phones = new Map(g.dict.split('\n').map((l) => l.trim().split(/\s+/)).filter((w) => w.length > 1).map((w) => [w[0] ?? '', w.length - 1] as const));
-      const files: GrammarFiles = { ...g, authored: new Set([...authored].map((t) => sayAlike(sounds, t))), sounds, phones, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`), bareGram: g.bare === null ? null : join(dir, `${g.key}.bare.gram`) };
+      const files: GrammarFiles = { ...g, authored: new Set([...authored].map((t) => sayAlike(sounds, t))), sounds, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`), bareGram: g.bare === null ? null : join(dir, `${g.key}.bare.gram`) };
       await writeFile(files.gram, g.jsgf);
       if (files.bareGram !== null && g.bare !== null) await writeFile(files.bareGram, g.bare);
       await writeFile(files.dict, g.dict);
