@@ -13,8 +13,11 @@ export type BenchChild = {
   logLines: () => number;
   stats: () => Promise<ChildStats>;
   reset: () => Promise<void>;
-  /** Full garbage collection in the child (twice); false when gc is not exposed. */
-  gc: () => Promise<boolean>;
+  /**
+   * Full garbage collection (twice) in the child's main isolate, or in every isolate ('all': the worker threads' too,
+   * as V8's low-memory collection, which also gives their freed pages back); false when gc is not exposed.
+   */
+  gc: (scope?: 'main' | 'all') => Promise<boolean>;
   /** CPU profiles of the child's main and worker threads, between start and stop (written to `dir`). */
   profileStart: () => Promise<void>;
   profileStop: (dir: string, tag: string) => Promise<ProfileResult>;
@@ -135,7 +138,7 @@ export async function startChild(
     logLines: () => lines,
     stats: () => request<ChildStats>('stats'),
     reset: () => request<void>('reset'),
-    gc: () => request<boolean>('gc', 30_000),
+    gc: (scope = 'main') => request<boolean>('gc', 30_000, scope),
     profileStart: () => request<void>('profile-start', 30_000),
     profileStop: (dir, tag) => request<ProfileResult>('profile-stop', 60_000, `${dir}|${tag}`),
     rssKiB: () => readRssKiB(ready.pid),

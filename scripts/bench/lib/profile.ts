@@ -80,31 +80,65 @@ export function summarizeProfile(p: CpuProfile, thread: string, top = 15): Profi
   };
 }
 
-/** Profiles this process (main thread and every worker thread alive at start) until stop(). */
-export async function startProfiling(intervalUs = 500): Promise<{ stop(dir: string, tag: string): Promise<{ files: string[]; profiles: { thread: string; profile: CpuProfile }[] }> }> {
-  const s = new Session();
-  s.connect();
+type WorkerReply = { result?: { profile?: CpuProfile }; error?: { message: string } };
+
+/**
+ * This process's worker threads through an inspector session (the NodeWorker domain): each alive at the call, and a
+ * way to send one of them an inspector command and await its reply.
+ */
+export async function inspectWorkers(s: Session): Promise<{ workers: { sessionId: string; title: string }[]; toWorker: (sessionId: string, method: string, params?: Record<string, unknown>) => Promise<WorkerReply> }> {
   const workers: { sessionId: string; title: string }[] = [];
   let nextId = 1;
-  const pending = new Map<number, (m: { result?: { profile?: CpuProfile }; error?: { message: string } }) => void>();
+  const pending = new Map<number, (m: WorkerReply) => void>();
   s.on('NodeWorker.attachedToWorker', (m: { params: { sessionId: string; workerInfo: { title: string } } }) => {
     workers.push({ sessionId: m.params.sessionId, title: m.params.workerInfo.title });
   });
   s.on('NodeWorker.receivedMessageFromWorker', (m: { params: { message: string } }) => {
-    const msg = JSON.parse(m.params.message) as { id?: number; result?: { profile?: CpuProfile }; error?: { message: string } };
+    const msg = JSON.parse(m.params.message) as WorkerReply & { id?: number };
     const p = msg.id === undefined ? undefined : pending.get(msg.id);
     if (p && msg.id !== undefined) {
       pending.delete(msg.id);
       p(msg);
     }
   });
-  const toWorker = (sessionId: string, method: string, params: Record<string, unknown> = {}) => new Promise<{ result?: { profile?: CpuProfile }; error?: { message: string } }>((resolve) => {
+  const toWorker = (sessionId: string, method: string, params: Record<string, unknown> = {}) => new Promise<WorkerReply>((resolve) => {
     const id = nextId++;
     pending.set(id, resolve);
     void s.post('NodeWorker.sendMessageToWorker', { sessionId, message: JSON.stringify({ id, method, params }) });
   });
   await s.post('NodeWorker.enable', { waitForDebuggerOnStart: false });
   await new Promise((r) => setTimeout(r, 100));
+  return { workers, toWorker };
+}
+
+/**
+ * A full garbage collection in every isolate of this process: the main thread's (`gc`, exposed by --expose-gc) and
+ * each worker thread's (the inspector's HeapProfiler.collectGarbage), so memory read afterwards is what is live.
+ */
+export async function collectAllGarbage(): Promise<{ main: boolean; workers: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  const s = new Session();
+  s.connect();
+  try {
+    const { workers, toWorker } = await inspectWorkers(s);
+    for (const w of workers) {
+      await toWorker(w.sessionId, 'HeapProfiler.collectGarbage');
+      await toWorker(w.sessionId, 'HeapProfiler.collectGarbage');
+    }
+    await s.post('NodeWorker.disable').catch(() => undefined);
+    return { main: Boolean(gc), workers: workers.length };
+  } finally {
+    s.disconnect();
+  }
+}
+
+/** Profiles this process (main thread and every worker thread alive at start) until stop(). */
+export async function startProfiling(intervalUs = 500): Promise<{ stop(dir: string, tag: string): Promise<{ files: string[]; profiles: { thread: string; profile: CpuProfile }[] }> }> {
+  const s = new Session();
+  s.connect();
+  const { workers, toWorker } = await inspectWorkers(s);
   await s.post('Profiler.enable');
   await s.post('Profiler.setSamplingInterval', { interval: intervalUs });
   await s.post('Profiler.start');

@@ -10,12 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
 import { WebSocketServer } from 'ws';
 import type { loadConfig } from '../../../server/config.js';
 import type { Db } from '../../../server/db/db.js';
 import type { createLogger } from '../../../server/log.js';
 import type { startServer } from '../../../server/main.js';
-import { startProfiling, summarizeProfile, type ProfileSummary } from './profile.js';
+import { collectAllGarbage, startProfiling, summarizeProfile, type ProfileSummary } from './profile.js';
 import { summarize, round, type Summary } from './stats.js';
 
 export type ChildRequest = { id: number; cmd: 'stats' | 'reset' | 'gc' | 'close' | 'profile-start' | 'profile-stop'; arg?: string };
@@ -46,6 +47,8 @@ export type ChildStats = {
   /** CPU time of this process over the wall time: 1 = one core busy. */
   cpu_cores: number;
   memory: NodeJS.MemoryUsage;
+  /** The main isolate's heap spaces (new, old, code, large objects...): committed and used KiB. */
+  heap_spaces_kib: Record<string, { committed: number; used: number }>;
   sockets: number;
   db: DbProbe | null;
   /**
@@ -259,6 +262,7 @@ const stats = async (): Promise<ChildStats> => {
     },
     cpu_cores: round((cpu.user + cpu.system) / 1000 / Math.max(1, wall), 3),
     memory: process.memoryUsage(),
+    heap_spaces_kib: Object.fromEntries(v8.getHeapSpaceStatistics().map((sp) => [sp.space_name, { committed: Math.round(sp.space_size / 1024), used: Math.round(sp.space_used_size / 1024) }])),
     sockets: running.sockets(),
     db: running.db ? await running.db.read(wall) : null,
     threads_cpu_ms: threadsFigures(),
@@ -289,6 +293,9 @@ process.on('message', (raw: ChildRequest) => {
       case 'stats': return void stats().then(reply, fail);
       case 'reset': reset(); return reply(null);
       case 'gc': {
+        // 'all': the workers' isolates too (PGlite's keeps the pages of a burst of queries until its own heap fills
+        // up: an idle worker never collects them).
+        if (raw.arg === 'all') return void collectAllGarbage().then((r) => reply(r.main), fail);
         const gc = (globalThis as { gc?: () => void }).gc;
         if (gc) {
           gc();
