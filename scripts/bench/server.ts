@@ -6,7 +6,8 @@
 //      served, server CPU, RSS) per level;
 //   2. on each database: the default embedded PGlite and a real PostgreSQL 15 (a throwaway cluster);
 //   3. resident memory per idle authenticated socket, on a FRESH server process (started again on the same data after
-//      the load), against a fresh echo process, each after a full GC of every isolate (workers too; the main-only figure beside it), the median of BENCH_SERVER_IDLE_ROUNDS rounds;
+//      the load), against a fresh echo process, each after a full GC of every isolate (workers too; the figure after
+//      the main isolate's only beside it), the median of BENCH_SERVER_IDLE_ROUNDS rounds;
 //   4. a CPU profile of the server's threads (main and workers) during a window of one level's own, after its measured
 //      window (the profiler's cost stays out of the latency), summarised by area.
 // Server CPU on PostgreSQL also gives the cluster's own CPU (postmaster and backends, from /proc): db_server_cpu_cores.
@@ -175,8 +176,8 @@ async function idleRound(child: BenchChild, n: number, tokens: readonly string[]
     const afterMain = await settle('main');
     const after = await settle('all');
     const grew = growth(before.maps, after.maps);
-    const spaces = Object.entries(after.stats.heap_spaces_kib ?? {}).map(([name, a]) => {
-      const b = before.stats.heap_spaces_kib?.[name] ?? { committed: 0, used: 0 };
+    const spaces = Object.entries(after.stats.heap_spaces_kib).map(([name, a]) => {
+      const b = before.stats.heap_spaces_kib[name] ?? { committed: 0, used: 0 };
       return `${name} ${a.committed - b.committed}/${a.used - b.used}`;
     });
     log(`idle round: main heap spaces, committed/used KiB gained: ${spaces.join(', ')}`);

@@ -112,13 +112,15 @@ export async function inspectWorkers(s: Session): Promise<{ workers: { sessionId
 }
 
 /**
- * A full garbage collection in every isolate of this process: the main thread's (`gc`, exposed by --expose-gc) and
- * each worker thread's (the inspector's HeapProfiler.collectGarbage), so memory read afterwards is what is live.
+ * A full garbage collection (twice) in this process's main isolate (`gc`, exposed by --expose-gc) and, with 'all', in
+ * each worker thread's too (the inspector's HeapProfiler.collectGarbage, V8's low-memory collection, which also gives
+ * the freed pages back), so memory read afterwards is what is live.
  */
-export async function collectAllGarbage(): Promise<{ main: boolean; workers: number }> {
+export async function collectGarbage(scope: 'main' | 'all'): Promise<{ main: boolean; workers: number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   gc?.();
+  if (scope === 'main') return { main: Boolean(gc), workers: 0 };
   const s = new Session();
   s.connect();
   try {

@@ -16,7 +16,7 @@ import type { loadConfig } from '../../../server/config.js';
 import type { Db } from '../../../server/db/db.js';
 import type { createLogger } from '../../../server/log.js';
 import type { startServer } from '../../../server/main.js';
-import { collectAllGarbage, startProfiling, summarizeProfile, type ProfileSummary } from './profile.js';
+import { collectGarbage, startProfiling, summarizeProfile, type ProfileSummary } from './profile.js';
 import { summarize, round, type Summary } from './stats.js';
 
 export type ChildRequest = { id: number; cmd: 'stats' | 'reset' | 'gc' | 'close' | 'profile-start' | 'profile-stop'; arg?: string };
@@ -292,17 +292,9 @@ process.on('message', (raw: ChildRequest) => {
     switch (raw.cmd) {
       case 'stats': return void stats().then(reply, fail);
       case 'reset': reset(); return reply(null);
-      case 'gc': {
-        // 'all': the workers' isolates too (PGlite's keeps the pages of a burst of queries until its own heap fills
-        // up: an idle worker never collects them).
-        if (raw.arg === 'all') return void collectAllGarbage().then((r) => reply(r.main), fail);
-        const gc = (globalThis as { gc?: () => void }).gc;
-        if (gc) {
-          gc();
-          gc();
-        }
-        return reply(Boolean(gc));
-      }
+      // 'all': the workers' isolates too (PGlite's keeps the pages of a burst of queries until its own heap fills up:
+      // an idle worker never collects them).
+      case 'gc': return void collectGarbage(raw.arg === 'all' ? 'all' : 'main').then((r) => reply(r.main), fail);
       case 'close': reply(null); void close(0); return;
       case 'profile-start':
         return void startProfiling().then((p) => {

@@ -39,11 +39,16 @@ export function kindOf(m: Mapping): MemoryKind {
   return 'other_anon';
 }
 
-/** Anonymous KiB gained (or lost) by kind from `before` to `after`, mapping by mapping (matched on start address). */
-export function growth(before: readonly Mapping[], after: readonly Mapping[]): Growth {
+/** Each mapping of `after` with the anonymous KiB it gained since `before` (matched on start address; new ones whole). */
+function deltas(before: readonly Mapping[], after: readonly Mapping[]): { m: Mapping; d: number }[] {
   const was = new Map(before.map((m) => [m.start, m.anonKiB]));
+  return after.map((m) => ({ m, d: m.anonKiB - (was.get(m.start) ?? 0) }));
+}
+
+/** Anonymous KiB gained (or lost) by kind from `before` to `after`, mappings gone since `before` included. */
+export function growth(before: readonly Mapping[], after: readonly Mapping[]): Growth {
   const g: Growth = { wasm: 0, c_heap: 0, other_anon: 0 };
-  for (const m of after) g[kindOf(m)] += m.anonKiB - (was.get(m.start) ?? 0);
+  for (const { m, d } of deltas(before, after)) g[kindOf(m)] += d;
   const now = new Set(after.map((m) => m.start));
   for (const m of before) if (!now.has(m.start)) g[kindOf(m)] -= m.anonKiB;
   return g;
@@ -51,21 +56,17 @@ export function growth(before: readonly Mapping[], after: readonly Mapping[]): G
 
 /** The `n` mappings that gained the most anonymous KiB, as 'size name: +KiB'. */
 export function topGrowers(before: readonly Mapping[], after: readonly Mapping[], n = 5): string[] {
-  const was = new Map(before.map((m) => [m.start, m.anonKiB]));
-  return after
-    .map((m) => ({ m, d: m.anonKiB - (was.get(m.start) ?? 0) }))
+  return deltas(before, after)
     .filter((x) => x.d > 0)
     .sort((a, b) => b.d - a.d)
     .slice(0, n)
     .map(({ m, d }) => `${m.sizeKiB} KiB ${m.name || 'anon'}: +${d} KiB`);
 }
 
-/** Anonymous KiB gained by mapping size (KiB), for a closer look at what `growth` calls other_anon. */
+/** Anonymous KiB gained by the mappings of `after`, summed by name or else size (KiB): what `growth` calls other_anon. */
 export function growthBySize(before: readonly Mapping[], after: readonly Mapping[]): Record<string, number> {
-  const was = new Map(before.map((m) => [m.start, m.anonKiB]));
   const out: Record<string, number> = {};
-  for (const m of after) {
-    const d = m.anonKiB - (was.get(m.start) ?? 0);
+  for (const { m, d } of deltas(before, after)) {
     if (d === 0) continue;
     const key = m.name || String(m.sizeKiB);
     out[key] = (out[key] ?? 0) + d;
