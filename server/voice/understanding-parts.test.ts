@@ -175,6 +175,19 @@ describe('what the model heard', () => {
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' })).toBeGreaterThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'none' }));
   });
 
+  it('alone, with `model_unopposed` set, is taken only when the exact grammar heard nothing at all, never ending the run', () => {
+    const lm = { strict: false, source: 'lm' as const, authored: false, model: 'unknown' as const };
+    // Off by default (policy.ts: it takes more non-answers).
+    expect(neededMargin(DEFAULT_THRESHOLDS, lm)).toBe(Infinity);
+    expect(neededMargin(DEFAULT_THRESHOLDS, { ...lm, unopposed: true })).toBe(Infinity);
+    const on = { ...DEFAULT_THRESHOLDS, model_unopposed: -15 };
+    expect(neededMargin(on, { ...lm, unopposed: true })).toBe(-15);
+    expect(neededMargin(on, lm)).toBe(Infinity);
+    expect(neededMargin(on, { ...lm, unopposed: true, strict: true })).toBe(Infinity);
+    // Never stricter than the model's words alone in general.
+    expect(neededMargin({ ...on, model: -30 }, { ...lm, unopposed: true })).toBe(-30);
+  });
+
   it('agrees elsewhere when the model decides the same in none of the sentence\'s words: no agreement then', () => {
     expect(agreesElsewhere('we should run away', 'flee city to the let\'s to')).toBe(true);
     expect(agreesElsewhere('pull the crank', 'pull then')).toBe(false);

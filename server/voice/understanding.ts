@@ -57,6 +57,8 @@ export type Evidence = {
   /** What the other decoder heard, seen from the picked decision (policy.ts ModelView). */
   view?: ModelView;
   source?: 'grammar' | 'lm';
+  /** The model's words alone, the exact grammar having heard nothing at all (policy.ts `model_unopposed`). */
+  unopposed?: boolean;
   /** What each decoder heard (for the bench and logs). */
   heard_grammar?: string;
   heard_lm?: string;
@@ -314,8 +316,11 @@ export class SpeechUnderstanding {
     const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
     const bHeard = this.#heard(req, free, []);
+    // The exact grammar decoded and heard nothing at all: neither a sentence nor a decoy (policy.ts `model_unopposed`).
+    const unopposed = exact !== null && useGrammar && !a.text;
     // The model's decision alone is verified too (its own path against the loop), when it may be taken.
-    const loop = firstLoop ?? (bHeard.decision && Number.isFinite(t.model) ? await loopOf() : null);
+    const modelMay = Number.isFinite(neededMargin(t, { strict: false, source: 'lm', authored: false, model: 'unknown', unopposed }));
+    const loop = firstLoop ?? (bHeard.decision && modelMay ? await loopOf() : null);
     let b = this.#fit(bHeard, free, loop);
     // The language model's search scores on another scale than a grammar's: when what it heard alone may be taken, it
     // is aligned once more with a grammar of just those words, to be verified like the grammar's sentence.
@@ -336,8 +341,8 @@ export class SpeechUnderstanding {
     const unheard = pick === a && free !== null && pick.verification?.words.length === words.length ? namesUnheard(req.story, req.state, words, pick.decision, authored, b.text).filter((i) => !pick.keyIndexes.includes(i)) : [];
     const margin = Math.min(pick.margin ?? -Infinity, ...unheard.map((i) => pick.verification?.words[i]?.margin ?? 0));
     const keyWords = [...pick.keyWords, ...unheard.map((i) => words[i] ?? '')];
-    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision) });
-    const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...texts };
+    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision), unopposed: pick === b && unopposed });
+    const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...(pick === b && unopposed ? { unopposed } : {}), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
     if (!(margin >= needed)) return miss('unsure', pick.text, extra);
@@ -498,7 +503,7 @@ export async function createBenchUnderstander(): Promise<{
     async understand(story, state, wav) {
       const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
       const features: Record<string, number | string | null> = {
-        margin: r.margin, view: r.view ?? null, rescued: r.rescued ? 1 : 0, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null, frames: r.verification?.frames ?? null,
+        margin: r.margin, view: r.view ?? null, rescued: r.rescued ? 1 : 0, unopposed: r.unopposed ? 1 : 0, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null, frames: r.verification?.frames ?? null,
         key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
         gaps: r.verification?.gaps.map((w) => `${w.word}:${w.frames}:${w.margin}`).join(' ') ?? null,
         grammar: r.heard_grammar ?? null, lm: r.heard_lm ?? null,
