@@ -121,16 +121,43 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     const padded = new Float32Array(pcm.length + 22050);
     padded.set(pcm, 11025);
     const clip = encodeWav(toInt16(resample(padded, 22050, 16000)), 16000);
-    // By default (policy.ts: off, it takes more non-answers) a miss, as before.
-    expect(await hear(needed, clip, at)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: '' });
-    const on = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { model_unopposed: -15 } });
+    // Off by default (policy.ts: it takes more non-answers): a miss without the model's fluent words (fluent 0: no
+    // words are that likely), taken with it.
+    const off = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { fluent: 0 } });
+    const on = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { fluent: 0, model_unopposed: -15 } });
     try {
+      expect(await hear(off, clip, at)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: '' });
       const r = await hear(on, clip, at);
       expect(r).toMatchObject({ ok: true, source: 'lm', unopposed: true, heard_grammar: '' });
       const meant = decideTyped(story, at, "We'll shade the side facing the rocks, so the seals can sleep");
       expect(r.ok && decideTyped(story, at, r.text).matched).toBe(meant.matched);
     } finally {
+      await off.close();
       await on.close();
+    }
+  }, 120_000);
+
+  it('takes the model\'s words alone when they are speech the stage\'s model knows (model_fluent), a decoy having won', async () => {
+    // "Cover the side facing the rocks" at Wren on the Gallery (a tuning paraphrase, m3): the grammar hears a decoy
+    // ("computer"), the model the very words, at -1.0 a word (fluent: -1.1).
+    const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'win.en', 27);
+    const engine = await EspeakEngine.create({ fresh: true });
+    const pcm = toFloat32(engine.synth('Cover the side facing the rocks', { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 }));
+    const padded = new Float32Array(pcm.length + 22050);
+    padded.set(pcm, 11025);
+    const clip = encodeWav(toInt16(resample(padded, 22050, 16000)), 16000);
+    const r = await hear(needed, clip, at);
+    expect(r).toMatchObject({ ok: true, source: 'lm', text: 'cover the side facing the rocks' });
+    expect(r.fluency).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.fluent);
+    expect(r.heard_grammar).not.toBe('');
+    const meant = decideTyped(story, at, "We'll shade the side facing the rocks, so the seals can sleep");
+    expect(r.ok && decideTyped(story, at, r.text).matched).toBe(meant.matched);
+    // Before (the model's words alone never taken), a miss.
+    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { fluent: 0 } });
+    try {
+      expect(await hear(before, clip, at)).toMatchObject({ ok: false, reason: 'unsure' });
+    } finally {
+      await before.close();
     }
   }, 120_000);
 
