@@ -185,10 +185,6 @@ describe('what the model heard', () => {
     expect(elsewhere('it is the escapement', 'it is the')).toBe(true);
     const s = { strict: false, source: 'grammar' as const, authored: true };
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' })).toBeGreaterThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'none' }));
-    // Small talk the model heard as such: "okay okay" where the grammar heard "through the foundry" at -5.4 (tuning,
-    // session 10) is no answer; the same fit with the model agreeing is.
-    expect(-5.44 >= neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' })).toBe(false);
-    expect(-5.44 >= neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'same' })).toBe(true);
   });
 
   it('alone is taken when its words are speech the stage\'s model knows (model_fluent), never ending the run', () => {

@@ -138,19 +138,19 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
   }, 120_000);
 
   it('takes the model\'s words alone when they are speech the stage\'s model knows (model_fluent), a decoy having won', async () => {
-    // "Cover the side facing the rocks" at Wren on the Gallery (a tuning paraphrase, m3): the grammar hears a decoy
-    // ("computer"), the model the very words, at -1.0 a word (fluent: -1.1).
-    const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'win.en', 27);
+    // "I'll go on my own" at Nell at the Quay (a tuning paraphrase, m3): the grammar hears a decoy ("tomorrow"), the
+    // model "i go on my own" at -0.78 a word (fluent: -1.0).
+    const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'win.en', 12);
     const engine = await EspeakEngine.create({ fresh: true });
-    const pcm = toFloat32(engine.synth('Cover the side facing the rocks', { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 }));
+    const pcm = toFloat32(engine.synth("I'll go on my own", { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 }));
     const padded = new Float32Array(pcm.length + 22050);
     padded.set(pcm, 11025);
     const clip = encodeWav(toInt16(resample(padded, 22050, 16000)), 16000);
     const r = await hear(needed, clip, at);
-    expect(r).toMatchObject({ ok: true, source: 'lm', text: 'cover the side facing the rocks' });
+    expect(r).toMatchObject({ ok: true, source: 'lm', text: 'i go on my own' });
     expect(r.fluency).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.fluent);
     expect(r.heard_grammar).not.toBe('');
-    const meant = decideTyped(story, at, "We'll shade the side facing the rocks, so the seals can sleep");
+    const meant = decideTyped(story, at, 'No thanks, I will go on my own');
     expect(r.ok && decideTyped(story, at, r.text).matched).toBe(meant.matched);
     // Before (the model's words alone never taken), a miss.
     const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { fluent: 0 } });
