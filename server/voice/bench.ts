@@ -232,7 +232,7 @@ export async function measureRecognition(opts: RecognitionOptions): Promise<Reco
       const r2 = (v: number | null | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
       const words = why.ok ? why.text : why.heard;
       const d = words ? decideTyped(c.story, c.state, words) : null;
-      const needed = d && why.source ? neededMargin(thresholds, { strict: endsRun(c.story, d), source: why.source, authored: why.authored ?? false, model: why.view ?? 'unknown', move: isMove(d) }) : null;
+      const needed = d && why.source ? neededMargin(thresholds, { strict: endsRun(c.story, d), source: why.source, authored: why.authored ?? false, model: why.view ?? 'unknown', move: isMove(d), unopposed: why.unopposed ?? false, ...(why.source === 'lm' && why.fluency !== undefined ? { fluency: why.fluency } : {}) }) : null;
       return {
         needed: needed === null ? null : Number.isFinite(needed) ? needed : 'never',
         ...(why.ok ? {} : { reason: why.reason, considered: why.heard }),

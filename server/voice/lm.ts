@@ -100,3 +100,37 @@ export function buildArpa(sentences: readonly (readonly string[])[], opts: LmOpt
   lines.push('', '\\end\\', '');
   return lines.join('\n');
 }
+
+/** How likely a model finds a word sequence: the mean log10 probability per word of `<s> words </s>` under an ARPA
+ *  model's text (back-off as the format defines it; a word the model lacks scores -99). Not how well the words fit
+ *  the audio (verify.ts): whether they are speech the stage's model knows, or words strung together for want of any
+ *  ("so the i what gone" for "Honey, I'm on a call"). */
+export function arpaScorer(arpa: string): (words: readonly string[]) => number {
+  const logp = new Map<string, number>();
+  const backoff = new Map<string, number>();
+  let n = 0;
+  for (const line of arpa.split('\n')) {
+    const section = /^\\(\d)-grams:$/.exec(line);
+    if (section) {
+      n = Number(section[1]);
+      continue;
+    }
+    if (n === 0 || line === '' || line.startsWith('\\')) continue;
+    const parts = line.split(' ');
+    const gram = parts.slice(1, 1 + n).join(' ');
+    logp.set(gram, Number(parts[0]));
+    if (parts.length > 1 + n) backoff.set(gram, Number(parts[1 + n]));
+  }
+  const prob = (ws: readonly string[]): number => {
+    const p = logp.get(ws.join(' '));
+    if (p !== undefined) return p;
+    if (ws.length <= 1) return -99;
+    return (backoff.get(ws.slice(0, -1).join(' ')) ?? 0) + prob(ws.slice(1));
+  };
+  return (words) => {
+    const w = ['<s>', ...words, '</s>'];
+    let sum = 0;
+    for (let i = 1; i < w.length; i++) sum += prob(w.slice(Math.max(0, i - 2), i + 1));
+    return sum / (w.length - 1);
+  };
+}

@@ -6,7 +6,7 @@ import { Story } from '../../engine/story/format.js';
 import { statesByStage } from '../../engine/sim/moment-states.js';
 import { decideTyped, expand, speakable } from '../../engine/brain/speakable.js';
 import { parseBacktrace } from './backtrace.js';
-import { buildArpa } from './lm.js';
+import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
 import { agreesElsewhere, DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
@@ -85,6 +85,18 @@ describe('language model', () => {
     const seen = new Set(afterThe.map(([, , w]) => w));
     const rest = uni.filter(([, w]) => w !== '<s>' && !seen.has(w ?? '')).reduce((n, [p]) => n + 10 ** Number(p), 0);
     expect(afterThe.reduce((n, [p]) => n + 10 ** Number(p), 0) + backoff * rest).toBeCloseTo(1, 3);
+  });
+});
+
+describe('how likely the model finds words (arpaScorer)', () => {
+  it('scores the sentences it was built from above the same words strung otherwise, and a word it lacks at -99', () => {
+    const corpus = ['cover the side facing the rocks', 'so the seals can sleep', 'what do you think'].map((s) => s.split(' '));
+    const score = arpaScorer(buildArpa(corpus));
+    const said = score('cover the side facing the rocks'.split(' '));
+    expect(said).toBeLessThan(0);
+    expect(said).toBeGreaterThan(score('rocks the facing side the cover'.split(' ')));
+    expect(score('the seals think'.split(' '))).toBeLessThan(score('so the seals can sleep'.split(' ')));
+    expect(score(['banana'])).toBeLessThanOrEqual(-99 / 2);
   });
 });
 
@@ -173,6 +185,29 @@ describe('what the model heard', () => {
     expect(elsewhere('it is the escapement', 'it is the')).toBe(true);
     const s = { strict: false, source: 'grammar' as const, authored: true };
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' })).toBeGreaterThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'none' }));
+  });
+
+  it('alone is taken when its words are speech the stage\'s model knows (model_fluent), never ending the run', () => {
+    const lm = { strict: false, source: 'lm' as const, authored: false, model: 'unknown' as const };
+    const t = DEFAULT_THRESHOLDS;
+    expect(neededMargin(t, lm)).toBe(Infinity);
+    expect(neededMargin(t, { ...lm, fluency: t.fluent })).toBe(t.model_fluent);
+    expect(Number.isFinite(t.model_fluent)).toBe(true);
+    expect(neededMargin(t, { ...lm, fluency: t.fluent - 0.01 })).toBe(Infinity);
+    expect(neededMargin(t, { ...lm, fluency: -0.5, strict: true })).toBe(Infinity);
+  });
+
+  it('alone, with `model_unopposed` set, is taken only when the exact grammar heard nothing at all, never ending the run', () => {
+    const lm = { strict: false, source: 'lm' as const, authored: false, model: 'unknown' as const };
+    // Off by default (policy.ts: it takes more non-answers).
+    expect(neededMargin(DEFAULT_THRESHOLDS, lm)).toBe(Infinity);
+    expect(neededMargin(DEFAULT_THRESHOLDS, { ...lm, unopposed: true })).toBe(Infinity);
+    const on = { ...DEFAULT_THRESHOLDS, model_unopposed: -15 };
+    expect(neededMargin(on, { ...lm, unopposed: true })).toBe(-15);
+    expect(neededMargin(on, lm)).toBe(Infinity);
+    expect(neededMargin(on, { ...lm, unopposed: true, strict: true })).toBe(Infinity);
+    // Never stricter than the model's words alone in general.
+    expect(neededMargin({ ...on, model: -30 }, { ...lm, unopposed: true })).toBe(-30);
   });
 
   it('agrees elsewhere when the model decides the same in none of the sentence\'s words: no agreement then', () => {

@@ -112,6 +112,55 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     expect(full.native?.spawned).toBe(2);
   }, 120_000);
 
+  it('takes the model\'s words alone when the exact grammar heard nothing at all, with model_unopposed set', async () => {
+    // At Wren on the Gallery, in other words than the story's "We'll shade the side facing the rocks...": the grammar
+    // finds no sentence and no decoy, the model hears the answer's words.
+    const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'win.en', 27);
+    const engine = await EspeakEngine.create({ fresh: true });
+    const pcm = toFloat32(engine.synth('Only cover the side facing the rocks', { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 }));
+    const padded = new Float32Array(pcm.length + 22050);
+    padded.set(pcm, 11025);
+    const clip = encodeWav(toInt16(resample(padded, 22050, 16000)), 16000);
+    // Off by default (policy.ts: it takes more non-answers): a miss without the model's fluent words (fluent 0: no
+    // words are that likely), taken with it.
+    const off = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { fluent: 0 } });
+    const on = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { fluent: 0, model_unopposed: -15 } });
+    try {
+      expect(await hear(off, clip, at)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: '' });
+      const r = await hear(on, clip, at);
+      expect(r).toMatchObject({ ok: true, source: 'lm', unopposed: true, heard_grammar: '' });
+      const meant = decideTyped(story, at, "We'll shade the side facing the rocks, so the seals can sleep");
+      expect(r.ok && decideTyped(story, at, r.text).matched).toBe(meant.matched);
+    } finally {
+      await off.close();
+      await on.close();
+    }
+  }, 120_000);
+
+  it('takes the model\'s words alone when they are speech the stage\'s model knows (model_fluent), a decoy having won', async () => {
+    // "I'll go on my own" at Nell at the Quay (a tuning paraphrase, m3): the grammar hears a decoy ("tomorrow"), the
+    // model "i go on my own" at -0.78 a word (fluent: -1.0).
+    const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'win.en', 12);
+    const engine = await EspeakEngine.create({ fresh: true });
+    const pcm = toFloat32(engine.synth("I'll go on my own", { voice: 'en-us+m3', rate: 175, pitch: 50, range: 50, volume: 100 }));
+    const padded = new Float32Array(pcm.length + 22050);
+    padded.set(pcm, 11025);
+    const clip = encodeWav(toInt16(resample(padded, 22050, 16000)), 16000);
+    const r = await hear(needed, clip, at);
+    expect(r).toMatchObject({ ok: true, source: 'lm', text: 'i go on my own' });
+    expect(r.fluency).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.fluent);
+    expect(r.heard_grammar).not.toBe('');
+    const meant = decideTyped(story, at, 'No thanks, I will go on my own');
+    expect(r.ok && decideTyped(story, at, r.text).matched).toBe(meant.matched);
+    // Before (the model's words alone never taken), a miss.
+    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { fluent: 0 } });
+    try {
+      expect(await hear(before, clip, at)).toMatchObject({ ok: false, reason: 'unsure' });
+    } finally {
+      await before.close();
+    }
+  }, 120_000);
+
   it('hears the run-ending answer (own normalisation in the decoder), and the same again after other decodes', async () => {
     const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
     const clip = readFileSync(resolve('fixtures/audio/lantern-keeper/en/dead-end.en.l9.f2-150-70-noise20.mp3'));

@@ -23,7 +23,7 @@ import { DEFAULT_MAX_SECONDS, decodeSpeech, STT_RATE } from './audio.js';
 import { DecodeAudio, DecodeLimiter, decodeOnce, StandbyDecoders, type DecodeFiles, type DecodeFn, type DecodeJob } from './decode.js';
 import { buildDictionary, buildGrammar, cleanHypothesis, phraseWords, type Grammar } from './grammar.js';
 import type { BtUtterance } from './backtrace.js';
-import { buildArpa } from './lm.js';
+import { arpaScorer, buildArpa } from './lm.js';
 import { DEFAULT_MODEL_DIR, NOT_CAUGHT } from './pocketsphinx.js';
 import { espeakSpeller, loadLexicon, type Speller } from './pronounce.js';
 import type { AudioInput } from './transcriber.js';
@@ -57,6 +57,10 @@ export type Evidence = {
   /** What the other decoder heard, seen from the picked decision (policy.ts ModelView). */
   view?: ModelView;
   source?: 'grammar' | 'lm';
+  /** The model's words alone, the exact grammar having heard nothing at all (policy.ts `model_unopposed`). */
+  unopposed?: boolean;
+  /** The model's words, when they decide something: how likely the stage's model finds them (policy.ts `model_fluent`). */
+  fluency?: number;
   /** What each decoder heard (for the bench and logs). */
   heard_grammar?: string;
   heard_lm?: string;
@@ -115,7 +119,7 @@ const MAX_MODELS = 64;
 /** Processes started ahead by default: the phone loop, and the exact grammar and model of the stage in use. */
 const DEFAULT_STANDBY = 3;
 
-type Model = DecodeFiles & { key: string; words: Set<string> };
+type Model = DecodeFiles & { key: string; words: Set<string>; fluency: (words: readonly string[]) => number };
 type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean; rescued?: boolean };
 type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string>; sounds: Map<string, string>; bareGram: string | null };
 
@@ -314,8 +318,13 @@ export class SpeechUnderstanding {
     const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
     const bHeard = this.#heard(req, free, []);
+    // The exact grammar decoded and heard nothing at all: neither a sentence nor a decoy (policy.ts `model_unopposed`).
+    const unopposed = exact !== null && useGrammar && !a.text;
+    // How likely the stage's model finds its own words (policy.ts `model_fluent`).
+    const fluency = bHeard.decision ? model.fluency(bHeard.text.split(' ')) : undefined;
     // The model's decision alone is verified too (its own path against the loop), when it may be taken.
-    const loop = firstLoop ?? (bHeard.decision && Number.isFinite(t.model) ? await loopOf() : null);
+    const modelMay = Number.isFinite(neededMargin(t, { strict: false, source: 'lm', authored: false, model: 'unknown', unopposed, ...(fluency !== undefined ? { fluency } : {}) }));
+    const loop = firstLoop ?? (bHeard.decision && modelMay ? await loopOf() : null);
     let b = this.#fit(bHeard, free, loop);
     // The language model's search scores on another scale than a grammar's: when what it heard alone may be taken, it
     // is aligned once more with a grammar of just those words, to be verified like the grammar's sentence.
@@ -336,8 +345,8 @@ export class SpeechUnderstanding {
     const unheard = pick === a && free !== null && pick.verification?.words.length === words.length ? namesUnheard(req.story, req.state, words, pick.decision, authored, b.text).filter((i) => !pick.keyIndexes.includes(i)) : [];
     const margin = Math.min(pick.margin ?? -Infinity, ...unheard.map((i) => pick.verification?.words[i]?.margin ?? 0));
     const keyWords = [...pick.keyWords, ...unheard.map((i) => words[i] ?? '')];
-    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision) });
-    const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...texts };
+    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision), unopposed: pick === b && unopposed, ...(pick === b && fluency !== undefined ? { fluency } : {}) });
+    const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...(pick === b && unopposed ? { unopposed } : {}), ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
     if (!(margin >= needed)) return miss('unsure', pick.text, extra);
@@ -455,8 +464,9 @@ export class SpeechUnderstanding {
       if (d.dropped.length) this.opts.log?.info({ dropped: d.dropped }, 'words without a pronunciation left out of the speech model');
       // A sentence with a word that cannot be pronounced is left out whole.
       const usable = sentences.filter((ws) => ws.length > 0 && ws.every((w) => d.known.has(w)));
-      const files: Model = { key, words: d.known, gram: join(dir, `${key}.arpa`), dict: join(dir, `${key}.dict`) };
-      await writeFile(files.gram, buildArpa(usable));
+      const arpa = buildArpa(usable);
+      const files: Model = { key, words: d.known, gram: join(dir, `${key}.arpa`), dict: join(dir, `${key}.dict`), fluency: arpaScorer(arpa) };
+      await writeFile(files.gram, arpa);
       await writeFile(files.dict, d.dict);
       return files;
     })();
@@ -498,7 +508,7 @@ export async function createBenchUnderstander(): Promise<{
     async understand(story, state, wav) {
       const r = await u.understand({ story, state, language: 'english', audio: { bytes: wav, format: 'wav' } });
       const features: Record<string, number | string | null> = {
-        margin: r.margin, view: r.view ?? null, rescued: r.rescued ? 1 : 0, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null, frames: r.verification?.frames ?? null,
+        margin: r.margin, view: r.view ?? null, rescued: r.rescued ? 1 : 0, unopposed: r.unopposed ? 1 : 0, fluency: r.fluency ?? null, agree: r.agree === undefined ? null : r.agree ? 1 : 0, authored: r.authored === undefined ? null : r.authored ? 1 : 0, other: r.other ?? null, source: r.source ?? null, utterance: r.verification?.utterance ?? null, speech: r.verification?.speech ?? null, frames: r.verification?.frames ?? null,
         key_words: r.key_words.join(' '), words: r.verification?.words.map((w) => `${w.word}:${w.margin}`).join(' ') ?? null,
         gaps: r.verification?.gaps.map((w) => `${w.word}:${w.frames}:${w.margin}`).join(' ') ?? null,
         grammar: r.heard_grammar ?? null, lm: r.heard_lm ?? null,

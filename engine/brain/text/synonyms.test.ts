@@ -26,6 +26,14 @@ describe('builtinSynonyms', () => {
     expect(canon('attack', 'fr')).toBe('attack');
   });
 
+  it('maps everyday words for what stories ask about (players say "steps" for the story\'s "stairs")', () => {
+    for (const w of ['stairs', 'steps', 'staircase', 'stairway']) expect(canon(w, 'en')).toBe('stairs');
+    for (const w of ['missing', 'stolen', 'vanished', 'lost']) expect(canon(w, 'en')).toBe('missing');
+    expect(canon('hour', 'en')).toBe('time');
+    // Not "gone" for missing: it normalises to "go" (the go group), and "how is your day going" would be missing.
+    expect(canon('gone', 'en')).toBe('go');
+  });
+
   it('leaves unknown words alone and stays small', () => {
     expect(canon('lantern', 'en')).toBeUndefined();
     expect(canon('lanterne', 'fr')).toBeUndefined();

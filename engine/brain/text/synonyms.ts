@@ -39,6 +39,11 @@ const EN_GROUPS: SynonymGroups = {
   medium: ['medium', 'normal', 'average', 'middle'],
   hard: ['hard', 'difficult', 'tough'],
   bet: ['bet', 'wager', 'stake', 'gamble'],
+  // Everyday words for what stories ask about, said for a story's own words ("steps" for "stairs"). Not "gone" for
+  // missing: it normalises to "go", so "go" and "going" would then mean missing.
+  stairs: ['stairs', 'steps', 'staircase', 'stairway', 'stair'],
+  missing: ['missing', 'stolen', 'vanished', 'lost'],
+  time: ['time', 'hour'],
 };
 
 const FR_GROUPS: SynonymGroups = {
