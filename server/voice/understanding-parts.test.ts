@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, DEFAULT_THRESHOLDS, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+import { agreesElsewhere, DEFAULT_THRESHOLDS, heardMostly, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -215,6 +215,21 @@ describe('what the model heard', () => {
     expect(agreesElsewhere('pull the crank', 'pull then')).toBe(false);
     // A sentence of small words only keeps its agreement.
     expect(agreesElsewhere('yes i\'ll take it', 'yes take it')).toBe(false);
+  });
+
+  it('agrees on a decision that ends the run only when it holds most of the sentence\'s content words', () => {
+    // Small talk at the Lantern Keeper's crossroad, heard by the model with one word of the branch (tuning, f2).
+    expect(heardMostly('down to the tide caves', 'how are you the cave')).toBe(false);
+    expect(heardMostly('down to the tide caves', 'i have the like the is')).toBe(false);
+    // Players who mean it (held-out paraphrases), the singular or plural counting as the word.
+    expect(heardMostly('down to the tide caves', 'i want to the the tide caves')).toBe(true);
+    expect(heardMostly('down to the tide caves', 'the tide cave')).toBe(true);
+    expect(heardMostly('open the gates', 'free give of open the gates')).toBe(true);
+    expect(heardMostly('open the gates', 'open the it\'s')).toBe(true);
+    expect(heardMostly('open the gates', 'the gate')).toBe(true);
+    expect(heardMostly('open the gates', 'okay then')).toBe(false);
+    // "glass" is no plural of "glas".
+    expect(heardMostly('the glass', 'the glas')).toBe(false);
   });
 
   it('is part of the grammar\'s decision when it names a part the same and leaves the others to the defaults', () => {

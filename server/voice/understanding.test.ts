@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resample, toFloat32, toInt16 } from './audio.js';
-import { EspeakEngine } from './espeak-engine.js';
+import { EspeakEngine, ESPEAK_RATE } from './espeak-engine.js';
+import { LINT_PROFILES, speakAsPlayer } from './synthetic-speech.js';
 import { loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
 import { isPocketsphinxAvailable } from './pocketsphinx.js';
 import { DEFAULT_THRESHOLDS, grammarBounds } from './policy.js';
@@ -159,6 +160,21 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     } finally {
       await before.close();
     }
+  }, 120_000);
+
+  it('refuses small talk at the crossroad that both decoders fit to the run-ending branch with one of its words', async () => {
+    // "How are you today?" in the tuning voice f2 (noise at 20 dB), as the voice-understanding bench makes it: the
+    // grammar hears "down to the tide caves" ("tide" 91 a frame below the phone loop), the model "how are you the cave",
+    // which the brain reads as the same branch. The Dead End was taken before (policy.ts heardMostly).
+    const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
+    const f2 = LINT_PROFILES.find((p) => p.id === 'f2-150-70-noise20');
+    if (!f2) throw new Error('no f2 profile');
+    const engine = await EspeakEngine.create({ fresh: true });
+    const signal = speakAsPlayer(engine, 'How are you today?', 'english', f2, 'bench.f2-150-70-noise20.How are you today?');
+    const clip = encodeWav(toInt16(resample(signal, ESPEAK_RATE, 16000)), 16000);
+    const r = await hear(needed, clip, at);
+    expect(r).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'down to the tide caves', agree: true, view: 'none' });
+    expect(r.ok || endsRun(story, decideTyped(story, at, r.heard_lm ?? ''))).toBe(true);
   }, 120_000);
 
   it('hears the run-ending answer (own normalisation in the decoder), and the same again after other decodes', async () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, heardMostly, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -355,9 +355,11 @@ export class SpeechUnderstanding {
 
   /** What the model heard, seen from the grammar's decision (policy.ts ModelView). */
   #view(req: UnderstandRequest, a: Candidate, b: Candidate, agree: boolean, grammarPicked: boolean): ModelView {
-    // A story sentence "agreed" in none of its own words: as if the model had heard no decision (not for one that
-    // ends the run: that needs the model's agreement and has its own margin, `run_ending`).
-    if (agree) return a.authored && a.decision && !endsRun(req.story, a.decision) && agreesElsewhere(a.text, b.text) ? 'none' : 'same';
+    // A decision that ends the run is agreed only when the model heard most of its sentence's content words (policy.ts
+    // heardMostly), else as if the model had heard no decision (never taken). Another story sentence "agreed" in none
+    // of its own words: as if the model had heard no decision.
+    if (agree && a.decision && endsRun(req.story, a.decision)) return heardMostly(a.text, b.text) ? 'same' : 'none';
+    if (agree) return a.authored && agreesElsewhere(a.text, b.text) ? 'none' : 'same';
     if (b.decision && a.decision) return partOf(req.story, req.state, b.text.split(' '), b.decision, a.decision) ? 'partial' : 'other';
     if (b.decision) return 'other';
     return grammarPicked && elsewhere(a.text, b.text) ? 'elsewhere' : 'none';
