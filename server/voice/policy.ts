@@ -15,6 +15,9 @@ import type { Story } from '../../engine/story/format.js';
  *   - `authored`: the story's sentence, the model heard no decision (or was not decoded);
  *   - `authored_elsewhere`: the story's sentence, the model heard words deciding nothing and none of the sentence's
  *     own ("you are really" where the grammar heard "you are a naughty thief": small talk forced into a sentence);
+ *   - `authored_small_talk`: the same, the model having heard words of its own (`talk`: content words, none of the
+ *     sentence's, deciding nothing): small talk the model heard as such ("good morning", "can you speak louder",
+ *     "okay okay" where the grammar heard "the market", "through the foundry");
  *   - `authored_disputed`: the story's sentence, the model heard another decision;
  *   - `agreed`: a generated sentence (names x verbs x targets...) both decoders heard;
  *   - `agreed_move`: the same for a move, one of a few short answers: a battle move (an attack or a defence) or a
@@ -30,7 +33,7 @@ import type { Story } from '../../engine/story/format.js';
  *     under the stage's model (lm.ts arpaScorer) of at least `fluent` (not a margin); never more than `model`;
  *   - `run_ending`: a decision that ends the run (a Dead End, surrender), only when both decoders agree.
  */
-export type Thresholds = { authored_agreed: number; authored: number; authored_elsewhere: number; authored_disputed: number; agreed: number; agreed_move: number; partial: number; alone: number; model: number; model_unopposed: number; model_fluent: number; fluent: number; run_ending: number };
+export type Thresholds = { authored_agreed: number; authored: number; authored_elsewhere: number; authored_small_talk: number; authored_disputed: number; agreed: number; agreed_move: number; partial: number; alone: number; model: number; model_unopposed: number; model_fluent: number; fluent: number; run_ending: number };
 
 /** Chosen in session 5 on the tuning half of the voice-understanding bench and the fixture clips, with the features of
  *  the utterance's own normalisation (cmn.ts), by a grid over six of them (the notes of #13): the most right story
@@ -82,8 +85,15 @@ export type Thresholds = { authored_agreed: number; authored: number; authored_e
  *  -10: beside the latency, it loses slow speech ("Is anything missing?" at 50 words a minute, the voice bench's
  *  clip, a miss: the model heard "is that it the is it a"); gating it on the model's words being fluent (the
  *  arpaScorer at -1.1) kept the slow clip but gave back all but 1 of the non-answers it rejected ("can you speak
- *  louder" heard as such scores -2.07 a word). */
-export const DEFAULT_THRESHOLDS: Thresholds = { authored_agreed: -45, authored: -30, authored_elsewhere: -10, authored_disputed: -10, agreed: -5, agreed_move: -20, partial: -18, alone: Infinity, model: Infinity, model_unopposed: Infinity, model_fluent: -10, fluent: -1.0, run_ending: -25 };
+ *  louder" heard as such scores -2.07 a word). Instead `authored_small_talk` 0: a story sentence the model heard
+ *  elsewhere in words of its own (`talk`: "can you speak louder" where the grammar heard "the market" at -9.4), not a
+ *  move (the riddle's "Spring", fixture m7, the model hearing "really", stays at -10). Chosen on the tuning half and the
+ *  fixture clips (the most non-answers rejected with no right answer lost: -5 rejects 9, -2.5 14, 0 16, never 17 and
+ *  loses 2 paraphrases): tuning non-answers taken 83 -> 67 of 3,212 (counted 81 -> 65), nothing else changed;
+ *  held-out (measured) non-answers 112 -> 89 of 3,208 (counted 108 -> 87), paraphrases 429 -> 422 of 1,240 right and
+ *  42 -> 39 wrong, story sentences 206/232 unchanged; fixture clips 129/140 unchanged. A story sentence fitting below 0
+ *  now waits for the model (before: below -10). */
+export const DEFAULT_THRESHOLDS: Thresholds = { authored_agreed: -45, authored: -30, authored_elsewhere: -10, authored_small_talk: 0, authored_disputed: -10, agreed: -5, agreed_move: -20, partial: -18, alone: Infinity, model: Infinity, model_unopposed: Infinity, model_fluent: -10, fluent: -1.0, run_ending: -25 };
 
 /**
  * A stricter profile (UnderstandingOptions { thresholds: STRICT_THRESHOLDS, keyWords: 'content' }), tuned in session 4
@@ -92,7 +102,7 @@ export const DEFAULT_THRESHOLDS: Thresholds = { authored_agreed: -45, authored: 
  * non-answers 5 of 318 taken (7); but story sentences 73% right (78%) and lint-speech on The Lantern Keeper 68/93
  * (83/93), under the CI's 85% floor. Not the default: it trades too many right answers.
  */
-export const STRICT_THRESHOLDS: Thresholds = { authored_agreed: -45, authored: -30, authored_elsewhere: -30, authored_disputed: -20, agreed: -10, agreed_move: -10, partial: Infinity, alone: Infinity, model: -15, model_unopposed: Infinity, model_fluent: Infinity, fluent: 0, run_ending: -20 };
+export const STRICT_THRESHOLDS: Thresholds = { authored_agreed: -45, authored: -30, authored_elsewhere: -30, authored_small_talk: -30, authored_disputed: -20, agreed: -10, agreed_move: -10, partial: Infinity, alone: Infinity, model: -15, model_unopposed: Infinity, model_fluent: Infinity, fluent: 0, run_ending: -20 };
 
 /** The most speech (10 ms frames from the first voiced one to the last) per phone of a sentence heard by the exact
  *  grammar's second pass without decoys (understanding.ts), run when a decoy won the first. A short answer whose first
@@ -109,8 +119,9 @@ export function rescuable(speechFrames: number, phones: number): boolean {
 }
 
 /** What the other decoder made of the audio: the same decision, none, none and none of the sentence's words
- *  (`elsewhere`), part of the same decision (`partial`, see `partOf`), another one, or not decoded. */
-export type ModelView = 'same' | 'none' | 'elsewhere' | 'partial' | 'other' | 'unknown';
+ *  (`elsewhere`; `talk` when they are words of its own, see `ownWords`), part of the same decision (`partial`, see
+ *  `partOf`), another one, or not decoded. */
+export type ModelView = 'same' | 'none' | 'elsewhere' | 'talk' | 'partial' | 'other' | 'unknown';
 
 /** `unopposed`: the model's words alone, the exact grammar having heard nothing at all (no sentence, no decoy);
  *  `fluency`: how likely the stage's model finds its own words (lm.ts arpaScorer). */
@@ -128,7 +139,7 @@ export function neededMargin(t: Thresholds, s: Standing): number {
   if (s.strict) return s.source === 'grammar' && s.model === 'same' ? t.run_ending : Infinity;
   if (s.source === 'lm') return Math.min(t.model, s.unopposed ? t.model_unopposed : Infinity, s.fluency !== undefined && s.fluency >= t.fluent ? t.model_fluent : Infinity);
   // A story sentence the model heard in part: as if it had heard no decision (not another one).
-  if (s.authored) return s.model === 'same' ? t.authored_agreed : s.model === 'other' ? t.authored_disputed : s.model === 'elsewhere' ? t.authored_elsewhere : t.authored;
+  if (s.authored) return s.model === 'same' ? t.authored_agreed : s.model === 'other' ? t.authored_disputed : s.model === 'elsewhere' || (s.model === 'talk' && s.move) ? t.authored_elsewhere : s.model === 'talk' ? t.authored_small_talk : t.authored;
   // Heard in part is never less than heard whole: a bet the model heard in part needs at least a full agreement's
   // margin (`agreed`; before session 8 a partial bet needed -18 where an agreed one needed -5: lint-speech, m7, "orla
   // easy i bet one" for "Orla Vance medium I bet one", the model's "orla bet one" naming no level, taken at -9.6).
@@ -140,7 +151,7 @@ export function neededMargin(t: Thresholds, s: Standing): number {
  *  hears; below `never` it is a miss whatever the model hears; in between the model decides. */
 export function grammarBounds(t: Thresholds, s: { strict: boolean; authored: boolean; move?: boolean; parts?: boolean }): { sure: number; never: number } {
   // Only a decision with parts (hasParts) can be heard in part: the others never decode the model for it.
-  const views: ModelView[] = ['same', 'none', 'elsewhere', ...(s.parts ? (['partial'] as const) : []), 'other'];
+  const views: ModelView[] = ['same', 'none', 'elsewhere', 'talk', ...(s.parts ? (['partial'] as const) : []), 'other'];
   const needs = views.map((model) => neededMargin(t, { ...s, source: 'grammar', model }));
   return { sure: Math.max(...needs), never: Math.min(...needs) };
 }
@@ -172,6 +183,12 @@ const FUNCTION_WORDS = new Set([...CARRIER_WORDS, 'do', 'does', 'did', 'what', '
 export function elsewhere(sentence: string, model: string): boolean {
   const heard = new Set(model.split(' '));
   return !sentence.split(' ').some((w) => w && !FUNCTION_WORDS.has(w) && heard.has(w));
+}
+
+/** Whether the model heard words of its own: a word other than the small words that carry a sentence ("good morning",
+ *  "i mean um is it"; not "is that it the is it a", what it made of "Is anything missing?" said at 50 words a minute). */
+export function ownWords(model: string): boolean {
+  return model.split(' ').some((w) => w && !FUNCTION_WORDS.has(w));
 }
 
 /** Whether the model's same decision rests on words of its own: none of the content words of the story's sentence the

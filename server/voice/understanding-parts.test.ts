@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, DEFAULT_THRESHOLDS, heardMostly, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+import { agreesElsewhere, DEFAULT_THRESHOLDS, heardMostly, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -185,6 +185,18 @@ describe('what the model heard', () => {
     expect(elsewhere('it is the escapement', 'it is the')).toBe(true);
     const s = { strict: false, source: 'grammar' as const, authored: true };
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' })).toBeGreaterThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'none' }));
+  });
+
+  it('is talk when those words are its own, and then a story sentence needs a closer fit still, unless it is a move', () => {
+    expect(ownWords('can you speak louder')).toBe(true);
+    expect(ownWords('i mean um is it')).toBe(true);
+    // What it made of "Is anything missing?" at 50 words a minute: small words only.
+    expect(ownWords('is that it the is it a')).toBe(false);
+    expect(ownWords('')).toBe(false);
+    const s = { strict: false, source: 'grammar' as const, authored: true };
+    expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'talk' })).toBeGreaterThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' }));
+    // A riddle's one-word answer ("Spring", the fixture voice m7: the model heard "really") is held as elsewhere.
+    expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'talk', move: true })).toBe(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' }));
   });
 
   it('alone is taken when its words are speech the stage\'s model knows (model_fluent), never ending the run', () => {

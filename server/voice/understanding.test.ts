@@ -177,6 +177,25 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     expect(r.ok || endsRun(story, decideTyped(story, at, r.heard_lm ?? ''))).toBe(true);
   }, 120_000);
 
+  it('refuses small talk the model heard as such, which the exact grammar forced into a story sentence', async () => {
+    // "Can you speak louder?" in the tuning voice f2 at the Lantern Keeper's crossroad: the grammar hears "the market"
+    // 9.4 a frame below the phone loop (taken at `authored_elsewhere`'s -10), the model "can you speak louder", words of
+    // its own (policy.ts ownWords, `authored_small_talk`).
+    const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
+    const f2 = LINT_PROFILES.find((p) => p.id === 'f2-150-70-noise20');
+    if (!f2) throw new Error('no f2 profile');
+    const engine = await EspeakEngine.create({ fresh: true });
+    const signal = speakAsPlayer(engine, 'Can you speak louder?', 'english', f2, 'bench.f2-150-70-noise20.Can you speak louder?');
+    const clip = encodeWav(toInt16(resample(signal, ESPEAK_RATE, 16000)), 16000);
+    expect(await hear(needed, clip, at)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'the market', view: 'talk' });
+    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { authored_small_talk: DEFAULT_THRESHOLDS.authored_elsewhere } });
+    try {
+      expect(await hear(before, clip, at)).toMatchObject({ ok: true, text: 'the market' });
+    } finally {
+      await before.close();
+    }
+  }, 120_000);
+
   it('hears the run-ending answer (own normalisation in the decoder), and the same again after other decodes', async () => {
     const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
     const clip = readFileSync(resolve('fixtures/audio/lantern-keeper/en/dead-end.en.l9.f2-150-70-noise20.mp3'));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, heardMostly, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, heardMostly, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -362,7 +362,8 @@ export class SpeechUnderstanding {
     if (agree) return a.authored && agreesElsewhere(a.text, b.text) ? 'none' : 'same';
     if (b.decision && a.decision) return partOf(req.story, req.state, b.text.split(' '), b.decision, a.decision) ? 'partial' : 'other';
     if (b.decision) return 'other';
-    return grammarPicked && elsewhere(a.text, b.text) ? 'elsewhere' : 'none';
+    if (!grammarPicked || !elsewhere(a.text, b.text)) return 'none';
+    return ownWords(b.text) ? 'talk' : 'elsewhere';
   }
 
   /** The utterance's own normalisation (cmn.ts): a model directory starting from its cepstral mean, read by a first
