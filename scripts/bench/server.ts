@@ -7,7 +7,10 @@
 //   2. on each database: the default embedded PGlite and a real PostgreSQL 15 (a throwaway cluster);
 //   3. resident memory per idle authenticated socket, on a FRESH server process (started again on the same data after
 //      the load), against a fresh echo process, each after a full GC of every isolate (workers too; the figure after
-//      the main isolate's only beside it), the median of BENCH_SERVER_IDLE_ROUNDS rounds;
+//      the main isolate's only beside it), the median of BENCH_SERVER_IDLE_ROUNDS rounds; 5,000 sockets by default, up
+//      to 5 per player of the top level (WS_MAX_SOCKETS_PER_USER): with 1,000 (before session 11) the sockets' few MB
+//      were within the process's own drift (rounds read 8.7, 5.1 and -12.6 KiB a socket on PGlite, 4.5, -1.3 and 4.6 on
+//      the echo), with 5,000 3.96, 4.05, 5.40 against the echo's 4.2, 3.9, 3.05 (#12, 06:10-06:19 UTC);
 //   4. a CPU profile of the server's threads (main and workers) during a window of one level's own, after its measured
 //      window (the profiler's cost stays out of the latency), summarised by area.
 // Server CPU on PostgreSQL also gives the cluster's own CPU (postmaster and backends, from /proc): db_server_cpu_cores.
@@ -17,7 +20,7 @@
 // replies); the JSON states it. Goals are reported, never asserted. `npm run bench -- server`.
 // Knobs (environment): BENCH_SERVER_WINDOW_S (20), BENCH_SERVER_ECHO_WINDOW_S (10), BENCH_SERVER_LEVELS
 // (100,500,1000,2000), BENCH_SERVER_PERIOD_MS (2000), BENCH_SERVER_DB (pglite,postgres), BENCH_SERVER_IDLE_SOCKETS
-// (1000), BENCH_SERVER_IDLE_ROUNDS (3), BENCH_SERVER_IDLE_WAIT_S (45, after each fresh start), BENCH_SERVER_PROFILE_LEVEL
+// (5000), BENCH_SERVER_IDLE_ROUNDS (3), BENCH_SERVER_IDLE_WAIT_S (45, after each fresh start), BENCH_SERVER_PROFILE_LEVEL
 // (500; 0 for none), BENCH_SERVER_PROFILE_DIR (a temp dir), BENCH_SERVER_VOICE (off), BENCH_SERVER_ROOT (another
 // checkout's server under the same harness, e.g. the pre-change baseline), BENCH_SERVER_NODE_FLAGS (extra node flags
 // for the measured server, e.g. --trace-gc), BENCH_CHILD_LOG (a file every child's output is appended to),
@@ -263,7 +266,7 @@ export async function run(): Promise<Record<string, unknown>> {
     windowMs,
     echoWindowMs: envNumber('BENCH_SERVER_ECHO_WINDOW_S', Math.min(10, windowMs / 1000)) * 1000,
     periodMs: envNumber('BENCH_SERVER_PERIOD_MS', 2000),
-    idleSockets: Math.round(envNumber('BENCH_SERVER_IDLE_SOCKETS', 1000)),
+    idleSockets: Math.round(envNumber('BENCH_SERVER_IDLE_SOCKETS', 5000)),
     idleRounds: Math.max(1, Math.round(envNumber('BENCH_SERVER_IDLE_ROUNDS', 3))),
     idleWaitMs: envNumber('BENCH_SERVER_IDLE_WAIT_S', 45) * 1000,
     levels,
@@ -272,6 +275,9 @@ export async function run(): Promise<Record<string, unknown>> {
     voice: process.env.BENCH_SERVER_VOICE ?? 'off',
     storyId: (JSON.parse(readFileSync(join(STORY_DIR, STORY, 'story.json'), 'utf8')) as { id: string }).id,
   };
+  // The server keeps at most 5 sockets per user (WS_MAX_SOCKETS_PER_USER's default): the idle sockets take turns over
+  // the top level's players.
+  if (settings.idleSockets > 5 * Math.max(...levels)) throw new Error(`BENCH_SERVER_IDLE_SOCKETS (${settings.idleSockets}) needs at least a fifth as many players: the top of BENCH_SERVER_LEVELS is ${Math.max(...levels)}`);
   mkdirSync(settings.profileDir, { recursive: true });
   const began = performance.now();
   const loadBefore = os.loadavg();
