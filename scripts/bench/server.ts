@@ -34,6 +34,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../pg-throwaway.js';
 import { startChild, type BenchChild } from './lib/child.js';
+import { ConfigSchema } from '../../server/config.js';
 import { closeAgents } from './lib/http.js';
 import { postmasterPid, treeCpuMs } from './lib/proc-cpu.js';
 import { CLOCK, closeSocket, echoWindow, looptaleWindow, openIdle, pool, type WindowOptions, type WindowResult } from './lib/load.js';
@@ -275,9 +276,10 @@ export async function run(): Promise<Record<string, unknown>> {
     voice: process.env.BENCH_SERVER_VOICE ?? 'off',
     storyId: (JSON.parse(readFileSync(join(STORY_DIR, STORY, 'story.json'), 'utf8')) as { id: string }).id,
   };
-  // The server keeps at most 5 sockets per user (WS_MAX_SOCKETS_PER_USER's default): the idle sockets take turns over
-  // the top level's players.
-  if (settings.idleSockets > 5 * Math.max(...levels)) throw new Error(`BENCH_SERVER_IDLE_SOCKETS (${settings.idleSockets}) needs at least a fifth as many players: the top of BENCH_SERVER_LEVELS is ${Math.max(...levels)}`);
+  // The server keeps a few sockets per user (WS_MAX_SOCKETS_PER_USER, its default here): the idle sockets take turns
+  // over the top level's players.
+  const perUser = ConfigSchema.shape.WS_MAX_SOCKETS_PER_USER.parse(undefined);
+  if (settings.idleSockets > perUser * Math.max(...levels)) throw new Error(`BENCH_SERVER_IDLE_SOCKETS (${settings.idleSockets}) needs a player for every ${perUser} sockets: the top of BENCH_SERVER_LEVELS is ${Math.max(...levels)}`);
   mkdirSync(settings.profileDir, { recursive: true });
   const began = performance.now();
   const loadBefore = os.loadavg();

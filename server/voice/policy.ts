@@ -139,7 +139,12 @@ export function neededMargin(t: Thresholds, s: Standing): number {
   if (s.strict) return s.source === 'grammar' && s.model === 'same' ? t.run_ending : Infinity;
   if (s.source === 'lm') return Math.min(t.model, s.unopposed ? t.model_unopposed : Infinity, s.fluency !== undefined && s.fluency >= t.fluent ? t.model_fluent : Infinity);
   // A story sentence the model heard in part: as if it had heard no decision (not another one).
-  if (s.authored) return s.model === 'same' ? t.authored_agreed : s.model === 'other' ? t.authored_disputed : s.model === 'elsewhere' || (s.model === 'talk' && s.move) ? t.authored_elsewhere : s.model === 'talk' ? t.authored_small_talk : t.authored;
+  if (s.authored) {
+    // A move the model heard as talk is held as elsewhere (a riddle's one word: "Spring", the model hearing "really").
+    const view = s.model === 'talk' && s.move ? 'elsewhere' : s.model;
+    const byView: Partial<Record<ModelView, number>> = { same: t.authored_agreed, other: t.authored_disputed, elsewhere: t.authored_elsewhere, talk: t.authored_small_talk };
+    return byView[view] ?? t.authored;
+  }
   // Heard in part is never less than heard whole: a bet the model heard in part needs at least a full agreement's
   // margin (`agreed`; before session 8 a partial bet needed -18 where an agreed one needed -5: lint-speech, m7, "orla
   // easy i bet one" for "Orla Vance medium I bet one", the model's "orla bet one" naming no level, taken at -9.6).
@@ -182,13 +187,18 @@ const FUNCTION_WORDS = new Set([...CARRIER_WORDS, 'do', 'does', 'did', 'what', '
 /** Whether none of the content words of the sentence the grammar heard is among the model's words (deciding nothing). */
 export function elsewhere(sentence: string, model: string): boolean {
   const heard = new Set(model.split(' '));
-  return !sentence.split(' ').some((w) => w && !FUNCTION_WORDS.has(w) && heard.has(w));
+  return !contentWords(sentence).some((w) => heard.has(w));
+}
+
+/** The words of a text other than everyday function words. */
+function contentWords(text: string): string[] {
+  return text.split(' ').filter((w) => w && !FUNCTION_WORDS.has(w));
 }
 
 /** Whether the model heard words of its own: a word other than the small words that carry a sentence ("good morning",
  *  "i mean um is it"; not "is that it the is it a", what it made of "Is anything missing?" said at 50 words a minute). */
 export function ownWords(model: string): boolean {
-  return model.split(' ').some((w) => w && !FUNCTION_WORDS.has(w));
+  return contentWords(model).length > 0;
 }
 
 /** Whether the model's same decision rests on words of its own: none of the content words of the story's sentence the
@@ -197,7 +207,7 @@ export function ownWords(model: string): boolean {
  *  agreement counts as the model hearing no decision (`authored`, not `authored_agreed`). A sentence without content
  *  words ("yes i'll take it") keeps its agreement. */
 export function agreesElsewhere(sentence: string, model: string): boolean {
-  return sentence.split(' ').some((w) => w && !FUNCTION_WORDS.has(w)) && elsewhere(sentence, model);
+  return contentWords(sentence).length > 0 && elsewhere(sentence, model);
 }
 
 /** Whether the model's words hold most of the content words of the sentence the grammar heard (at least half; a word
@@ -208,7 +218,7 @@ export function agreesElsewhere(sentence: string, model: string): boolean {
 export function heardMostly(sentence: string, model: string): boolean {
   const stem = (w: string): string => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
   const heard = new Set(model.split(' ').map(stem));
-  const content = sentence.split(' ').filter((w) => w && !FUNCTION_WORDS.has(w));
+  const content = contentWords(sentence);
   return content.length === 0 || 2 * content.filter((w) => heard.has(stem(w))).length >= content.length;
 }
 

@@ -34,6 +34,15 @@ async function spoken(text: string): Promise<Uint8Array> {
 // Every utterance first goes through the normalisation pass (cmn.ts): one more pocketsphinx process than its decodes.
 const PASS = 1;
 
+/** A line as the voice-understanding bench says it in one of the fixture voices (its noise seeded by the same name). */
+async function benchClip(text: string, voiceId: string): Promise<Uint8Array> {
+  const voice = LINT_PROFILES.find((p) => p.id === voiceId);
+  if (!voice) throw new Error(`no voice ${voiceId}`);
+  const engine = await EspeakEngine.create({ fresh: true });
+  const signal = speakAsPlayer(engine, text, 'english', voice, `bench.${voiceId}.${text}`);
+  return encodeWav(toInt16(resample(signal, ESPEAK_RATE, 16000)), 16000);
+}
+
 const outcome = (r: Understood): unknown => (r.ok ? { ok: true, text: r.text, margin: r.margin, key_words: r.key_words } : { ok: false, reason: r.reason, heard: r.heard });
 
 describe.runIf(available.ok)('voice understanding: the cascade of decodes', () => {
@@ -167,11 +176,7 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     // grammar hears "down to the tide caves" ("tide" 91 a frame below the phone loop), the model "how are you the cave",
     // which the brain reads as the same branch. The Dead End was taken before (policy.ts heardMostly).
     const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
-    const f2 = LINT_PROFILES.find((p) => p.id === 'f2-150-70-noise20');
-    if (!f2) throw new Error('no f2 profile');
-    const engine = await EspeakEngine.create({ fresh: true });
-    const signal = speakAsPlayer(engine, 'How are you today?', 'english', f2, 'bench.f2-150-70-noise20.How are you today?');
-    const clip = encodeWav(toInt16(resample(signal, ESPEAK_RATE, 16000)), 16000);
+    const clip = await benchClip('How are you today?', 'f2-150-70-noise20');
     const r = await hear(needed, clip, at);
     expect(r).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'down to the tide caves', agree: true, view: 'none' });
     expect(r.ok || endsRun(story, decideTyped(story, at, r.heard_lm ?? ''))).toBe(true);
@@ -182,11 +187,7 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     // 9.4 a frame below the phone loop (taken at `authored_elsewhere`'s -10), the model "can you speak louder", words of
     // its own (policy.ts ownWords, `authored_small_talk`).
     const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
-    const f2 = LINT_PROFILES.find((p) => p.id === 'f2-150-70-noise20');
-    if (!f2) throw new Error('no f2 profile');
-    const engine = await EspeakEngine.create({ fresh: true });
-    const signal = speakAsPlayer(engine, 'Can you speak louder?', 'english', f2, 'bench.f2-150-70-noise20.Can you speak louder?');
-    const clip = encodeWav(toInt16(resample(signal, ESPEAK_RATE, 16000)), 16000);
+    const clip = await benchClip('Can you speak louder?', 'f2-150-70-noise20');
     expect(await hear(needed, clip, at)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'the market', view: 'talk' });
     const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { authored_small_talk: DEFAULT_THRESHOLDS.authored_elsewhere } });
     try {
