@@ -108,7 +108,10 @@ it(`answers ${FRAMES.toLocaleString('en')} fuzzed frames with clear errors and n
   const story = stories[0]?.id ?? '';
   const run = await owner.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: story, language: 'english' });
   const foreign = await other.request<PlayerStory>('POST', '/api/player-stories', { blueprint_story_id: story, language: 'english' });
-  const frames = fc.sample(arbitraries(run.id, foreign.id), { numRuns: FRAMES, seed: SEED });
+  // First the turns earlier seeds caught (FUZZ_SEED=1265365160: "\u0000" reached PostgreSQL, which cannot hold NUL),
+  // then the seed's frames.
+  const fixed: Fuzz[] = ['\u0000', 'a\u0000b', '\ud800', 'Was it \udc00 a ghost?'].map((t) => ({ turn: { transcription: t }, what: 'own-run turn, hostile text' }));
+  const frames = [...fixed, ...fc.sample(arbitraries(run.id, foreign.id), { numRuns: FRAMES - fixed.length, seed: SEED })];
   process.stdout.write(`fuzz: ${FRAMES} frames, FUZZ_SEED=${SEED}\n`);
 
   const socket = await GameSocket.connect(srv.url, owner.token ?? '');

@@ -200,6 +200,7 @@ describe('the LLM brain', () => {
   const failures: [string, FakeReply, string, string][] = [
     ['invalid JSON', { content: 'Sure! Here is my answer: {reply: oops' }, 'invalid_json', 'invalid'],
     ['JSON that does not fit the schema', { decision: { ...GOOD, outcome: 'victory', intensity: 9 } }, 'schema_mismatch', 'invalid'],
+    ['a reply holding NUL, which no store can hold', { decision: { ...GOOD, reply: 'The lamp\u0000 is out.' } }, 'invalid_json', 'invalid'],
     ['a reply naming an invented character', { decision: { ...GOOD, reply: 'Ask old Captain Rourke, he keeps the key.' } }, 'canon_violation', 'canon_violation'],
     ['an unknown next moment', { decision: { ...GOOD, outcome: 'complete', next_moment_id: randomUUID() } }, 'canon_violation', 'canon_violation'],
     ['500 errors', { status: 500, body: '{"error":{"message":"overloaded"}}' }, 'http_error', 'error'],

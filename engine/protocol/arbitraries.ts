@@ -20,14 +20,19 @@ export const uuidV4Arb = fc
   .map(([u, upper]) => (upper ? u.toUpperCase() : u));
 
 /**
- * Any JS string, from plain ASCII to astral code points, U+0000 and lone surrogates: JSON.stringify escapes the
- * awkward ones, so every such string survives a JSON payload.
+ * Any text a JSON payload may carry, from plain ASCII to astral code points and other control characters:
+ * JSON.stringify escapes the awkward ones. Not U+0000 or a lone surrogate: valid JSON escapes, but no text store can
+ * hold them, so the codec refuses them (protocol/invalid_text; codec.test.ts).
  */
 export const jsonTextArb = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary' }),
-);
+).map(withoutNul);
+
+function withoutNul(s: string): string {
+  return s.replaceAll('\0', '');
+}
 
 /** Well-formed Unicode text (no lone surrogates), which is what survives a raw UTF-8 payload such as ERROR_MESSAGE. */
 export const wellFormedTextArb = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme-composite' }));
@@ -46,7 +51,7 @@ export const userInputArb: fc.Arbitrary<UserInput> = fc.record(
     player_story_id: uuidV4Arb,
     is_starting_dialogue: fc.boolean(),
     // A cut surrogate pair is fine: it is still at most MAX_TRANSCRIPTION_CHARS UTF-16 units.
-    transcription: fc.string({ unit: 'binary', maxLength: MAX_TRANSCRIPTION_CHARS }).map((s) => s.slice(0, MAX_TRANSCRIPTION_CHARS)),
+    transcription: fc.string({ unit: 'binary', maxLength: MAX_TRANSCRIPTION_CHARS }).map((s) => withoutNul(s).slice(0, MAX_TRANSCRIPTION_CHARS)),
     audio_format: fc.constantFrom(...AUDIO_FORMATS),
     sample_rate: fc.integer({ min: MIN_SAMPLE_RATE, max: MAX_SAMPLE_RATE }),
     channels: fc.constantFrom(1 as const, 2 as const),
@@ -222,7 +227,7 @@ export const audioAnswerFrameArb: fc.Arbitrary<AudioAnswerFrame> = fc.record({
 
 export const accessTokenFrameArb: fc.Arbitrary<AccessTokenFrame> = fc.record({
   type: fc.constant('ACCESS_TOKEN' as const),
-  accessToken: fc.string({ minLength: 1, maxLength: 300 }),
+  accessToken: fc.string({ minLength: 1, maxLength: 300 }).filter((t) => !t.includes('\0')),
 });
 
 export const clientFrameArb: fc.Arbitrary<ClientFrame> = fc.oneof({ arbitrary: userInputFrameArb, weight: 4 }, { arbitrary: accessTokenFrameArb, weight: 1 });

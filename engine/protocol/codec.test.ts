@@ -195,6 +195,11 @@ describe('decode errors', () => {
       /; and \d+ more issues\.$/],
     ['protocol/schema_mismatch', 'a non-UUID AUDIO_ANSWER header', () => decodeServerFrame(bytes('AUDIO_ANSWER\0', JSON.stringify({
       ...sampleAudioAnswerHeader(), input_id: 'x' }), '\0', [1])), /^The AUDIO_ANSWER header does not match its schema: input_id: must be a version-4 UUID\.$/],
+    ['protocol/invalid_text', 'a lone surrogate escape in USER_INPUT', () => decodeClientFrame(bytes('USER_INPUT\0', JSON.stringify({
+      ...sampleUserInput(), transcription: 'Was it \udc00 a ghost?' }))),
+    /^The USER_INPUT payload has invalid text at transcription: it contains an unpaired UTF-16 surrogate \(\\udc00\): text must be valid Unicode\.$/],
+    ['protocol/invalid_text', 'a NUL escape in USER_INPUT', () => decodeClientFrame(bytes('USER_INPUT\0', JSON.stringify({ ...sampleUserInput(), transcription: '\0' }))),
+      /^The USER_INPUT payload has invalid text at transcription: it contains U\+0000 \(NUL\), which text cannot hold\.$/],
     ['protocol/empty_audio', 'USER_INPUT with a trailing zero byte', () => decodeClientFrame(bytes(`USER_INPUT\0${userInputJson}\0`)),
       /^The USER_INPUT frame has a zero byte after its JSON but no audio bytes after that\.$/],
     ['protocol/empty_audio', 'AUDIO_ANSWER with no audio', () => decodeServerFrame(bytes(`AUDIO_ANSWER\0${headerJson}\0`)),

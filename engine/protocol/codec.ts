@@ -10,7 +10,7 @@ import {
   ProtocolErrorCode as E,
   showTypeName,
 } from './errors.js';
-import { checkJson, mayHoldSurrogateEscape, showJsonPath } from '../schema/json-guard.js';
+import { checkJson, mayHoldBadTextEscape, showJsonPath } from '../schema/json-guard.js';
 import {
   type AccessTokenFrame,
   type AudioAnswerFrame,
@@ -267,9 +267,9 @@ function parseJson<T>(type: MessageType, schema: z.ZodType<T>, view: Uint8Array,
   } catch (err) {
     return fail(E.BAD_JSON, `The ${what} is not valid JSON: ${describeJsonError(err)}`);
   }
-  // JSON may escape a lone surrogate ("\ud800"): valid JSON, but no text store can hold it. Rare, so only walk when
-  // the text has such an escape.
-  if (mayHoldSurrogateEscape(text.value)) {
+  // JSON may escape a lone surrogate ("\ud800") or NUL ("\u0000"): valid JSON, but no text store can hold it. Rare, so
+  // only walk when the text has such an escape.
+  if (mayHoldBadTextEscape(text.value)) {
     const bad = checkJson(json, { maxDepth: Number.MAX_SAFE_INTEGER });
     if (bad) return fail(E.INVALID_TEXT, `The ${what} has invalid text at ${showJsonPath(bad.path)}: it ${bad.message}.`);
   }

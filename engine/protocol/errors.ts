@@ -11,7 +11,7 @@ export const ProtocolErrorCode = {
   BAD_UTF8: 'protocol/bad_utf8',
   BAD_JSON: 'protocol/bad_json',
   SCHEMA_MISMATCH: 'protocol/schema_mismatch',
-  /** Valid JSON whose text is not valid Unicode (an unpaired UTF-16 surrogate escape such as "\ud800"). */
+  /** Valid JSON whose text no store can hold: an unpaired UTF-16 surrogate escape such as "\ud800", or "\u0000". */
   INVALID_TEXT: 'protocol/invalid_text',
   EMPTY_AUDIO: 'protocol/empty_audio',
 } as const;

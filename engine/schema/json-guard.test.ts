@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkJson, hasLoneSurrogate, showJsonPath } from './json-guard.js';
+import { checkJson, hasLoneSurrogate, showJsonPath, storableText } from './json-guard.js';
 
 const nested = (depth: number): unknown => {
   let v: unknown = 1;
@@ -31,10 +31,30 @@ describe('json guard', () => {
     expect(checkJson(Object.fromEntries(Array.from({ length: 5 }, (_, i) => [i, i])), { maxDepth: 2, maxKeys: 4 })).toMatchObject({ code: 'json/too_many_keys' });
   });
 
-  it('agrees with UTF-8 round trips: a string passes exactly when it survives encoding', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
-      const survives = new TextDecoder().decode(new TextEncoder().encode(s)) === s;
+  it('refuses NUL, which PostgreSQL text and jsonb cannot hold, in values and keys', () => {
+    expect(checkJson({ a: ['ok', 'x\u0000y'] }, { maxDepth: 10 })).toEqual({
+      code: 'json/nul', path: ['a', 1], message: 'contains U+0000 (NUL), which text cannot hold',
+    });
+    expect(checkJson({ ['\0']: 1 }, { maxDepth: 10 })).toMatchObject({ code: 'json/nul', path: ['\0'], message: /^key contains U\+0000/ });
+    expect(checkJson({ a: 'other controls \u0001\u001f\u007f are text' }, { maxDepth: 10 })).toBeNull();
+  });
+
+  it('agrees with UTF-8 round trips: a string passes exactly when it survives encoding and holds no NUL', () => {
+    // Any UTF-16 code units, so lone surrogates come up too (fast-check's 'binary' unit never makes one).
+    const codeUnits = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0, 0xd800, 0xdfff)).map((u) => String.fromCharCode(u)) });
+    fc.assert(fc.property(codeUnits, (s) => {
+      const survives = new TextDecoder().decode(new TextEncoder().encode(s)) === s && !s.includes('\0');
       expect(checkJson({ s }, { maxDepth: 4 }) === null).toBe(survives);
+    }), { numRuns: 500 });
+  });
+
+  it('makes provider text storable: NUL dropped, lone surrogates as U+FFFD, anything else kept', () => {
+    expect(storableText('a\u0000b\ud800c\udc00\u{1F47B}\t')).toBe('ab\ufffdc\ufffd\u{1F47B}\t');
+    const codeUnits = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)) });
+    fc.assert(fc.property(codeUnits, (s) => {
+      const t = storableText(s);
+      expect(checkJson(t, { maxDepth: 0 })).toBeNull();
+      if (checkJson(s, { maxDepth: 0 }) === null) expect(t).toBe(s);
     }), { numRuns: 500 });
   });
 

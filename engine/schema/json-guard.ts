@@ -1,6 +1,6 @@
 // Limits for JSON that comes from outside (socket frames, HTTP bodies, user metadata, story files): nesting depth,
-// number of values and keys, and text that is valid Unicode. PostgreSQL's jsonb refuses an unpaired UTF-16 surrogate
-// ("\ud800" is valid JSON but not valid text), and very deep or very wide values exhaust the stack or the memory of
+// number of values and keys, and text that a store can hold. PostgreSQL's jsonb refuses an unpaired UTF-16 surrogate
+// ("\ud800" is valid JSON but not valid text) and U+0000 ("\u0000": its text and jsonb types cannot hold NUL), and very deep or very wide values exhaust the stack or the memory of
 // whoever walks them next. The walk is iterative, so checking a hostile value cannot overflow the stack itself.
 
 export type JsonLimits = {
@@ -12,7 +12,7 @@ export type JsonLimits = {
   maxKeys?: number;
 };
 
-export type JsonProblemCode = 'json/lone_surrogate' | 'json/too_deep' | 'json/too_many_values' | 'json/too_many_keys';
+export type JsonProblemCode = 'json/lone_surrogate' | 'json/nul' | 'json/too_deep' | 'json/too_many_values' | 'json/too_many_keys';
 export type JsonProblem = { code: JsonProblemCode; path: (string | number)[]; message: string };
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -20,6 +20,15 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** True when the string holds a UTF-16 surrogate without its partner (it cannot be encoded as UTF-8). */
 export function hasLoneSurrogate(s: string): boolean {
   return LONE_SURROGATE.test(s);
+}
+
+/**
+ * Text from a provider (a transcript, a model's words) made storable rather than refused: NUL dropped and each lone
+ * surrogate replaced by U+FFFD, as a UTF-8 encoder would.
+ */
+export function storableText(s: string): string {
+  const noNul = s.includes('\0') ? s.replaceAll('\0', '') : s;
+  return hasLoneSurrogate(noNul) ? noNul.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd') : noNul;
 }
 
 const MAX_PATH_SHOWN = 6;
@@ -36,6 +45,15 @@ function surrogateMessage(s: string): string {
   return `contains an unpaired UTF-16 surrogate (${unit}): text must be valid Unicode`;
 }
 
+const NUL_MESSAGE = 'contains U+0000 (NUL), which text cannot hold';
+
+/** What is wrong with a string as stored text, or null: a lone surrogate, or NUL. */
+function textProblem(s: string): { code: 'json/lone_surrogate' | 'json/nul'; message: string } | null {
+  if (s.includes('\0')) return { code: 'json/nul', message: NUL_MESSAGE };
+  if (hasLoneSurrogate(s)) return { code: 'json/lone_surrogate', message: surrogateMessage(s) };
+  return null;
+}
+
 /** The first problem found in a parsed JSON value, or null. */
 export function checkJson(value: unknown, limits: JsonLimits, root: readonly (string | number)[] = []): JsonProblem | null {
   const stack: { v: unknown; depth: number; path: (string | number)[] }[] = [{ v: value, depth: 0, path: [...root] }];
@@ -48,7 +66,8 @@ export function checkJson(value: unknown, limits: JsonLimits, root: readonly (st
       return { code: 'json/too_many_values', path, message: `more than ${limits.maxValues} values` };
     }
     if (typeof v === 'string') {
-      if (hasLoneSurrogate(v)) return { code: 'json/lone_surrogate', path, message: surrogateMessage(v) };
+      const bad = textProblem(v);
+      if (bad) return { ...bad, path };
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
@@ -62,14 +81,18 @@ export function checkJson(value: unknown, limits: JsonLimits, root: readonly (st
     if (limits.maxKeys !== undefined && keys > limits.maxKeys) return { code: 'json/too_many_keys', path, message: `more than ${limits.maxKeys} keys` };
     for (let i = entries.length - 1; i >= 0; i--) {
       const [k, x] = entries[i]!;
-      if (hasLoneSurrogate(k)) return { code: 'json/lone_surrogate', path: [...path, k], message: `key ${surrogateMessage(k)}` };
+      const bad = textProblem(k);
+      if (bad) return { code: bad.code, path: [...path, k], message: `key ${bad.message}` };
       stack.push({ v: x, depth: depth + 1, path: [...path, k] });
     }
   }
   return null;
 }
 
-/** Whether raw JSON text may hold a surrogate escape (a cheap test before walking the parsed value). */
-export function mayHoldSurrogateEscape(text: string): boolean {
-  return /\\u[dD][89a-fA-F]/.test(text);
+/**
+ * Whether raw JSON text may hold a surrogate or NUL escape (a cheap test before walking the parsed value). JSON text
+ * cannot hold a raw NUL or lone surrogate in a string, only their escapes.
+ */
+export function mayHoldBadTextEscape(text: string): boolean {
+  return /\\u(?:[dD][89a-fA-F]|0000)/.test(text);
 }

@@ -3,8 +3,12 @@
 // keywords strict mode refuses), and the parser that turns a reply back into a Decision (nulls dropped, then zod).
 import { z } from 'zod';
 import { Decision } from '../../engine/brain/decision.js';
+import { checkJson, showJsonPath } from '../../engine/schema/json-guard.js';
 
 /** What the model writes: the engine's memories (lines_used) and cache_hit are set by the server, never by the model. */
+/** Deeper than any decision (a handful of levels): a reply nested more is refused, not walked. */
+const MAX_REPLY_DEPTH = 32;
+
 export const LlmDecision = Decision.omit({ lines_used: true, cache_hit: true });
 
 type Json = Record<string, unknown>;
@@ -78,6 +82,9 @@ export function parseDecision(text: string): ParsedReply {
   } catch (e) {
     return { ok: false, reason: 'invalid_json', detail: (e as Error).message };
   }
+  // Valid JSON a store cannot hold (a "\u0000" or a lone surrogate escape) fails like bad JSON.
+  const bad = checkJson(raw, { maxDepth: MAX_REPLY_DEPTH });
+  if (bad) return { ok: false, reason: 'invalid_json', detail: `${showJsonPath(bad.path)}: ${bad.message}` };
   const r = LlmDecision.safeParse(dropNulls(raw));
   if (!r.success) {
     const issue = r.error.issues[0];

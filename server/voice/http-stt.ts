@@ -4,6 +4,7 @@
 import type { Logger } from '../log.js';
 import { decodeSpeech } from './audio.js';
 import { LANG_CODE } from '../../engine/schema/enums.js';
+import { storableText } from '../../engine/schema/json-guard.js';
 import type { TranscribeRequest, TranscribeResult, Transcriber } from './transcriber.js';
 import { encodeWav } from './wav.js';
 import { NOT_CAUGHT_TEXT } from '../../engine/protocol/turn-errors.js';
@@ -77,7 +78,8 @@ export class HttpTranscriber implements Transcriber {
         });
         if (res.ok) {
           const body = (await res.json().catch(() => null)) as { text?: unknown } | null;
-          const text = typeof body?.text === 'string' ? body.text.trim() : null;
+          // A provider's stray NUL or lone surrogate would fail in the store: dropped (U+FFFD), not the player's turn.
+          const text = typeof body?.text === 'string' ? storableText(body.text).trim() : null;
           this.opts.log?.debug({ stt: 'http', ms: Math.round(performance.now() - started), attempt, seconds: speech.seconds }, 'transcribed');
           if (text === null) return { ok: false, message: 'The speech-to-text provider sent an answer without text.' };
           if (text === '') return { ok: false, message: NOT_CAUGHT_TEXT };

@@ -84,6 +84,13 @@ describe('HTTP speech-to-text', () => {
     expect(lines.join('\n')).not.toContain('SECRET');
   });
 
+  it('drops a NUL and replaces a lone surrogate in the text, which no store can hold', async () => {
+    const stt = new HttpTranscriber({ baseUrl: base, model: 'm' });
+    replies.push({ status: 200, body: '{"text":"Spring\\u0000 \\ud800 "}' });
+    const r = await stt.transcribe({ audio: { bytes: encodeWav(tone(16000, 1), 16000), format: 'wav' }, language: 'english', vocabulary: [] });
+    expect(r).toEqual({ ok: true, text: 'Spring \ufffd', recogniser: 'http:m' });
+  });
+
   it('sends raw PCM as a 16 kHz WAV', async () => {
     const stt = new HttpTranscriber({ baseUrl: base, model: 'm' });
     replies.push({ status: 200, body: JSON.stringify({ text: 'hello' }) });
