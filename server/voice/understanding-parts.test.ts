@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, DEFAULT_THRESHOLDS, heardMostly, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+import { agreesElsewhere, DEFAULT_THRESHOLDS, grammarBounds, heardMostly, isBrief, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -196,7 +196,33 @@ describe('what the model heard', () => {
     const s = { strict: false, source: 'grammar' as const, authored: true };
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'talk' })).toBeGreaterThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' }));
     // A riddle's one-word answer ("Spring", the fixture voice m7: the model heard "really") is held as elsewhere.
-    expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'talk', move: true })).toBe(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' }));
+    expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'talk', move: true, brief: false })).toBe(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'elsewhere' }));
+  });
+
+  it('heard briefly, a move the model missed needs less: a short answer, not a longer sentence forced into it', () => {
+    expect(isBrief('spring', 'hmm a')).toBe(true);
+    expect(isBrief('it is the escapement', 'it is a')).toBe(true);
+    // "The sound is too quiet" (held-out, us voice), heard "it is the escapement" by the grammar: a non-answer.
+    expect(isBrief('it is the escapement', 'the so it is to can i have')).toBe(false);
+    const s = { strict: false, source: 'grammar' as const, authored: true, move: true };
+    const t = DEFAULT_THRESHOLDS;
+    for (const model of ['talk', 'elsewhere'] as const) {
+      expect(neededMargin(t, { ...s, model, brief: true })).toBe(t.authored_move_elsewhere);
+      expect(neededMargin(t, { ...s, model, brief: false })).toBe(t.authored_elsewhere);
+    }
+    expect(t.authored_move_elsewhere).toBeLessThan(t.authored_elsewhere);
+    // Not a move: brevity changes nothing.
+    expect(neededMargin(t, { ...s, move: false, model: 'elsewhere', brief: true })).toBe(t.authored_elsewhere);
+    // Before the model is decoded, the grammar's bounds allow the looser margin.
+    expect(grammarBounds(t, { strict: false, authored: true, move: true }).never).toBeLessThanOrEqual(t.authored_move_elsewhere);
+  });
+
+  it('in part, for a story sentence, needs its own margin (`authored_partial`), looser than hearing nothing', () => {
+    // Fixture m7 "Orla, strike the knight precisely!": the model heard "orla strike let's precisely", -38.5.
+    const s = { strict: false, source: 'grammar' as const, authored: true };
+    expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'partial' })).toBe(DEFAULT_THRESHOLDS.authored_partial);
+    expect(DEFAULT_THRESHOLDS.authored_partial).toBeLessThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'none' }));
+    expect(DEFAULT_THRESHOLDS.authored_partial).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.authored_agreed);
   });
 
   it('alone is taken when its words are speech the stage\'s model knows (model_fluent), never ending the run', () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, heardMostly, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, heardMostly, isBrief, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -345,7 +345,7 @@ export class SpeechUnderstanding {
     const unheard = pick === a && free !== null && pick.verification?.words.length === words.length ? namesUnheard(req.story, req.state, words, pick.decision, authored, b.text).filter((i) => !pick.keyIndexes.includes(i)) : [];
     const margin = Math.min(pick.margin ?? -Infinity, ...unheard.map((i) => pick.verification?.words[i]?.margin ?? 0));
     const keyWords = [...pick.keyWords, ...unheard.map((i) => words[i] ?? '')];
-    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision), unopposed: pick === b && unopposed, ...(pick === b && fluency !== undefined ? { fluency } : {}) });
+    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision), unopposed: pick === b && unopposed, ...(pick === b && fluency !== undefined ? { fluency } : {}), ...(pick === a && free !== null ? { brief: isBrief(a.text, b.text) } : {}) });
     const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...(pick === b && unopposed ? { unopposed } : {}), ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
