@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, DEFAULT_THRESHOLDS, grammarBounds, heardMostly, isBrief, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, grammarBounds, heardMostly, isBrief, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -215,6 +215,17 @@ describe('what the model heard', () => {
     expect(neededMargin(t, { ...s, move: false, model: 'elsewhere', brief: true })).toBe(t.authored_elsewhere);
     // Before the model is decoded, the grammar's bounds allow the looser margin.
     expect(grammarBounds(t, { strict: false, authored: true, move: true }).never).toBeLessThanOrEqual(t.authored_move_elsewhere);
+  });
+
+  it('counts a story sentence said with some articles swallowed as the story\'s own, but not with one changed', () => {
+    // Fixture m7 at 200 words a minute: "tam strike hound from the shadows".
+    expect(articlesDropped('tam strike the hound from the shadows', 'tam strike hound from the shadows')).toBe(true);
+    expect(articlesDropped('tam strike the hound from the shadows', 'tam strike hound from shadows')).toBe(true);
+    expect(articlesDropped('tam strike the hound from the shadows', 'tam strike the hound from the shadows')).toBe(true);
+    // Small talk on the held-out half was heard "it is a escapement".
+    expect(articlesDropped('it is the escapement', 'it is a escapement')).toBe(false);
+    expect(articlesDropped('tam strike the hound', 'tam strike hound now')).toBe(false);
+    expect(articlesDropped('tam strike the hound', 'strike the hound')).toBe(false);
   });
 
   it('in part, for a story sentence, needs its own margin (`authored_partial`), looser than hearing nothing', () => {

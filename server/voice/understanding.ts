@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, heardMostly, isBrief, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, articlesDropped, heardMostly, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -121,7 +121,7 @@ const DEFAULT_STANDBY = 3;
 
 type Model = DecodeFiles & { key: string; words: Set<string>; fluency: (words: readonly string[]) => number };
 type Candidate = { text: string; decision: Decision | null; keyWords: string[]; keyIndexes: number[]; decoy: boolean; margin: number | null; verification: Verification | null; reason: MissReason | null; authored: boolean; rescued?: boolean };
-type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string>; sounds: Map<string, string>; bareGram: string | null };
+type GrammarFiles = Grammar & DecodeFiles & { authored: Set<string>; nearAuthored: Map<string, string[]>; sounds: Map<string, string>; bareGram: string | null };
 
 /** Words of a dictionary that sound alike (share a pronunciation: "ferrule" and the alias "ferule"), each to one of
  *  them: the grammar may take either, so a story sentence is recognised whichever spelling its path went through. */
@@ -287,13 +287,13 @@ export class SpeechUnderstanding {
       void freeOf();
     } else if (room()) void loopOf();
     let exact = await exactP;
-    let a = this.#heard(req, exact, grammar.decoys, grammar.authored, grammar.sounds);
+    let a = this.#heard(req, exact, grammar.decoys, grammar);
     // A decoy won: the same grammar without decoys, once more (policy.ts `rescuable`: its sentence must be about as
     // long as the speech).
     let rescue: { speech: number; phones: number; frames: number } | undefined;
     if (a.decoy && grammar.bareGram && this.opts.rescue !== false) {
       const bare = await run({ gram: grammar.bareGram, dict: grammar.dict }, false, undefined, 1);
-      const second = this.#heard(req, bare, [], grammar.authored, grammar.sounds);
+      const second = this.#heard(req, bare, [], grammar);
       const path = (bare ?? []).flatMap((u) => u.words);
       const phones = path.reduce((n, w) => n + (grammar.phones.get(w.word) ?? 0), 0);
       if (second.decision) rescue = { speech: ctx.speechFrames, phones, frames: path.reduce((n, w) => n + w.end - w.start + 1, 0) };
@@ -389,7 +389,7 @@ export class SpeechUnderstanding {
   }
 
   /** What one decoder heard: its words and their decision here (how well they fit the audio comes from #fit). */
-  #heard(req: UnderstandRequest, said: BtUtterance[] | null, decoys: readonly string[], authored: ReadonlySet<string> = new Set(), sounds: ReadonlyMap<string, string> = new Map()): Candidate {
+  #heard(req: UnderstandRequest, said: BtUtterance[] | null, decoys: readonly string[], grammar?: Pick<GrammarFiles, 'authored' | 'nearAuthored' | 'sounds'>): Candidate {
     const none: Candidate = { text: '', decision: null, keyWords: [], keyIndexes: [], decoy: false, margin: null, verification: null, reason: null, authored: false };
     if (!said) return none;
     const text = cleanHypothesis(said.map((u) => u.hyp).join(' '));
@@ -398,9 +398,18 @@ export class SpeechUnderstanding {
     const decision = decideTyped(req.story, req.state, text);
     if (!decidesHeard(req.story, req.state, text, decision)) return { ...none, text, reason: 'no_decision' };
     const words = text.split(' ');
-    const isAuthored = authored.has(sayAlike(sounds, text));
+    const isAuthored = grammar ? this.#authored(req, grammar, text, decision) : false;
     const keys = keyWordsHeard(req.story, req.state, words, decision, keyWordRule(this.opts.keyWords ?? DEFAULT_KEY_WORDS, isAuthored), isAuthored);
     return { ...none, text, decision, keyWords: keys.map((i) => words[i] ?? ''), keyIndexes: keys, authored: isAuthored };
+  }
+
+  /** Whether a sentence heard is one of the story's own: the same words (sound-alikes aside), or the same with some
+   *  articles left out and deciding the same. */
+  #authored(req: UnderstandRequest, g: Pick<GrammarFiles, 'authored' | 'nearAuthored' | 'sounds'>, text: string, decision: Decision): boolean {
+    const alike = sayAlike(g.sounds, text);
+    if (g.authored.has(alike)) return true;
+    const near = (g.nearAuthored.get(withoutArticles(alike)) ?? []).filter((t) => articlesDropped(sayAlike(g.sounds, t), alike));
+    return near.some((t) => decisionKey(decideTyped(req.story, req.state, t)) === decisionKey(decision));
   }
 
   /** How well a candidate's words fit the audio against the phone loop: its key words' least margin. */
@@ -433,7 +442,12 @@ export class SpeechUnderstanding {
       const lexicon = await loadLexicon(join(this.#modelDir, 'cmudict-en-us.dict'));
       const g = await buildGrammar({ patterns, vocabulary: [], decoys, builtinDecoys: this.opts.decoys !== false, lexicon, speller: this.opts.speller === undefined ? espeakSpeller : this.opts.speller });
       const sounds = soundAlikes(g.dict);
-      const files: GrammarFiles = { ...g, authored: new Set([...authored].map((t) => sayAlike(sounds, t))), sounds, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`), bareGram: g.bare === null ? null : join(dir, `${g.key}.bare.gram`) };
+      const nearAuthored = new Map<string, string[]>();
+      for (const t of authored) {
+        const k = withoutArticles(sayAlike(sounds, t));
+        nearAuthored.set(k, [...(nearAuthored.get(k) ?? []), t]);
+      }
+      const files: GrammarFiles = { ...g, authored: new Set([...authored].map((t) => sayAlike(sounds, t))), nearAuthored, sounds, gram: join(dir, `${g.key}.gram`), dict: join(dir, `${g.key}.dict`), bareGram: g.bare === null ? null : join(dir, `${g.key}.bare.gram`) };
       await writeFile(files.gram, g.jsgf);
       if (files.bareGram !== null && g.bare !== null) await writeFile(files.bareGram, g.bare);
       await writeFile(files.dict, g.dict);
