@@ -19,6 +19,11 @@ export const uuidV4Arb = fc
   .tuple(fc.uuid({ version: 4 }), fc.boolean())
   .map(([u, upper]) => (upper ? u.toUpperCase() : u));
 
+/** The text without U+0000, which the codec refuses in JSON text. */
+function withoutNul(s: string): string {
+  return s.replaceAll('\0', '');
+}
+
 /**
  * Any text a JSON payload may carry, from plain ASCII to astral code points and other control characters:
  * JSON.stringify escapes the awkward ones. Not U+0000 or a lone surrogate: valid JSON escapes, but no text store can
@@ -29,10 +34,6 @@ export const jsonTextArb = fc.oneof(
   fc.string({ unit: 'grapheme' }),
   fc.string({ unit: 'binary' }),
 ).map(withoutNul);
-
-function withoutNul(s: string): string {
-  return s.replaceAll('\0', '');
-}
 
 /** Well-formed Unicode text (no lone surrogates), which is what survives a raw UTF-8 payload such as ERROR_MESSAGE. */
 export const wellFormedTextArb = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme-composite' }));

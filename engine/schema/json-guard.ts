@@ -1,7 +1,8 @@
 // Limits for JSON that comes from outside (socket frames, HTTP bodies, user metadata, story files): nesting depth,
 // number of values and keys, and text that a store can hold. PostgreSQL's jsonb refuses an unpaired UTF-16 surrogate
-// ("\ud800" is valid JSON but not valid text) and U+0000 ("\u0000": its text and jsonb types cannot hold NUL), and very deep or very wide values exhaust the stack or the memory of
-// whoever walks them next. The walk is iterative, so checking a hostile value cannot overflow the stack itself.
+// ("\ud800" is valid JSON but not valid text) and U+0000 ("\u0000": its text and jsonb types cannot hold NUL), and
+// very deep or very wide values exhaust the stack or the memory of whoever walks them next. The walk is iterative, so
+// checking a hostile value cannot overflow the stack itself.
 
 export type JsonLimits = {
   /** Deepest nesting of objects and arrays: {"a":1} is 1 deep, a scalar 0. */

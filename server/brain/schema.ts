@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { Decision } from '../../engine/brain/decision.js';
 import { checkJson, showJsonPath } from '../../engine/schema/json-guard.js';
 
-/** What the model writes: the engine's memories (lines_used) and cache_hit are set by the server, never by the model. */
 /** Deeper than any decision (a handful of levels): a reply nested more is refused, not walked. */
 const MAX_REPLY_DEPTH = 32;
 
+/** What the model writes: the engine's memories (lines_used) and cache_hit are set by the server, never by the model. */
 export const LlmDecision = Decision.omit({ lines_used: true, cache_hit: true });
 
 type Json = Record<string, unknown>;

@@ -167,7 +167,6 @@ export function neededMargin(t: Thresholds, s: Standing): number {
   if (s.strict) return s.source === 'grammar' && s.model === 'same' ? t.run_ending : Infinity;
   if (s.source === 'lm') return Math.min(t.model, s.unopposed ? t.model_unopposed : Infinity, s.fluency !== undefined && s.fluency >= t.fluent ? t.model_fluent : Infinity);
   if (s.authored) {
-    // A move the model heard as talk is held as elsewhere (a riddle's one word: "Spring", the model hearing "really").
     // A move the model heard as talk or elsewhere, in no more words than the answer: a short answer the model missed
     // (`authored_move_elsewhere`). In more words, as `authored_elsewhere` (a move is never held as small talk: the
     // riddle's "Spring", the model hearing "really"). Unknown (before the model is decoded): the looser.
