@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, grammarBounds, heardMostly, isBrief, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, grammarBounds, heardMostly, isBrief, namesAnother, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -279,6 +279,24 @@ describe('what the model heard', () => {
     expect(heardMostly('open the gates', 'okay then')).toBe(false);
     // "glass" is no plural of "glas".
     expect(heardMostly('the glass', 'the glas')).toBe(false);
+  });
+
+  it('finds a word of another decision among the model\'s words (a branch or an answer, not a move)', () => {
+    const keeper = Story.parse(JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')));
+    const quay = statesByStage(keeper, { runs: 5 }).find((x) => x.moment.name.en === 'Three Ways from the Quay');
+    if (!quay) throw new Error('no crossroad');
+    const caves = decideTyped(keeper, quay.state, 'down to the tide caves');
+    // Counting at the crossroad (held-out, us-m6): the model heard the caves, and "bram", the ferryman's.
+    expect(namesAnother(keeper, quay.state, 'bram tide caves seven caves', caves)).toBe(true);
+    expect(namesAnother(keeper, quay.state, 'cave ferryman cave time sand', caves)).toBe(true);
+    // A player who means the caves.
+    expect(namesAnother(keeper, quay.state, 'i want to the the tide caves', caves)).toBe(false);
+    expect(namesAnother(keeper, quay.state, 'let\'s go to the cave', caves)).toBe(false);
+    // A move: one word of it decides a move with the brain's defaults, which is no other decision.
+    const siege = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
+    const attack = statesByStage(siege, { runs: 5 }).find((x) => x.stage === 'attack');
+    if (!attack) throw new Error('no attack');
+    expect(namesAnother(siege, attack.state, 'tam strike the dog', decideTyped(siege, attack.state, 'orla strike the dog'))).toBe(false);
   });
 
   it('is part of the grammar\'s decision when it names a part the same and leaves the others to the defaults', () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, articlesDropped, heardMostly, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, articlesDropped, heardMostly, namesAnother, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -358,7 +358,7 @@ export class SpeechUnderstanding {
     // A decision that ends the run is agreed only when the model heard most of its sentence's content words (policy.ts
     // heardMostly), else as if the model had heard no decision (never taken). Another story sentence "agreed" in none
     // of its own words: as if the model had heard no decision.
-    if (agree && a.decision && endsRun(req.story, a.decision)) return heardMostly(a.text, b.text) ? 'same' : 'none';
+    if (agree && a.decision && endsRun(req.story, a.decision)) return heardMostly(a.text, b.text) && !namesAnother(req.story, req.state, b.text, a.decision) ? 'same' : 'none';
     if (agree) return a.authored && agreesElsewhere(a.text, b.text) ? 'none' : 'same';
     if (b.decision && a.decision) return partOf(req.story, req.state, b.text.split(' '), b.decision, a.decision) ? 'partial' : 'other';
     if (b.decision) return 'other';
