@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, grammarBounds, heardMostly, isBrief, namesAnother, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, grammarBounds, heardMostly, isBrief, namesAnother, oneWordSwapped, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -279,6 +279,19 @@ describe('what the model heard', () => {
     expect(heardMostly('open the gates', 'okay then')).toBe(false);
     // "glass" is no plural of "glas".
     expect(heardMostly('the glass', 'the glas')).toBe(false);
+  });
+
+  it('sees a story sentence with one content word said otherwise, never a small word', () => {
+    expect(oneWordSwapped('tam dodge into the shadows', 'tam guard into the shadows')).toBe(true);
+    expect(oneWordSwapped('tam strike the hound from the shadows', 'tam strike the dog from the shadows')).toBe(true);
+    // An article changed: held-out small talk won the riddle so.
+    expect(oneWordSwapped('it is the escapement', 'it is a escapement')).toBe(false);
+    // Two words, a word more or less, or none changed.
+    expect(oneWordSwapped('orla strike the knight precisely', 'orla hit the dog precisely')).toBe(false);
+    expect(oneWordSwapped('orla strike the knight precisely', 'orla strike the knight')).toBe(false);
+    expect(oneWordSwapped('orla strike the knight precisely', 'orla strike the knight precisely')).toBe(false);
+    // A stake is a small word here: another decision anyway.
+    expect(oneWordSwapped('ferrule easy i bet one', 'ferrule easy i bet two')).toBe(false);
   });
 
   it('finds a word of another decision among the model\'s words (a branch or an answer, not a move)', () => {

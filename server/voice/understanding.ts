@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, articlesDropped, heardMostly, namesAnother, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, articlesDropped, heardMostly, namesAnother, oneWordSwapped, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -403,13 +403,15 @@ export class SpeechUnderstanding {
     return { ...none, text, decision, keyWords: keys.map((i) => words[i] ?? ''), keyIndexes: keys, authored: isAuthored };
   }
 
-  /** Whether a sentence heard is one of the story's own: the same words (sound-alikes aside), or the same with some
-   *  articles left out and deciding the same. */
+  /** Whether a sentence heard is one of the story's own: the same words (sound-alikes aside), or, deciding the same,
+   *  the same with some articles left out or with one content word said otherwise (policy.ts oneWordSwapped). */
   #authored(req: UnderstandRequest, g: Pick<GrammarFiles, 'authored' | 'nearAuthored' | 'sounds'>, text: string, decision: Decision): boolean {
     const alike = sayAlike(g.sounds, text);
     if (g.authored.has(alike)) return true;
     const near = (g.nearAuthored.get(withoutArticles(alike)) ?? []).filter((t) => articlesDropped(sayAlike(g.sounds, t), alike));
-    return near.some((t) => decisionKey(decideTyped(req.story, req.state, t)) === decisionKey(decision));
+    const key = decisionKey(decision);
+    if (near.some((t) => decisionKey(decideTyped(req.story, req.state, t)) === key)) return true;
+    return [...g.authored].some((t) => oneWordSwapped(t, alike) && decisionKey(decideTyped(req.story, req.state, t)) === key);
   }
 
   /** How well a candidate's words fit the audio against the phone loop: its key words' least margin. */
