@@ -136,7 +136,13 @@ export type Thresholds = { authored_agreed: number; authored: number; authored_p
  *  134 -> 135 of 140; held-out (measured) story sentences 206 -> 210 of 232 (wrong 0), paraphrases 417 -> 431 of 1,240
  *  (wrong 30), non-answers 77 -> 79 of 3,208 ("Good evening everyone" as "robot easy i bet one" at -33.9, the model
  *  hearing part of it; counting as "tam dodge into the silently", -17.5). With a changed article allowed too, 3 more
- *  held-out non-answers won the riddle as "it is a escapement", as in session 12. */
+ *  held-out non-answers won the riddle as "it is a escapement", as in session 12.
+ *  Then a story's bet or move the model heard with another part is disputed only when the model's key words fit the
+ *  audio at least as well as the grammar's (disputeHolds; else as if the model had heard no decision: `authored`):
+ *  fixture m7 "Ferrule, easy, I bet one" at -28.2, the model's "the orla easy i bet one" at -38.6. No constant to
+ *  tune. Tuning half unchanged; held-out 431 -> 432 paraphrases right ("Ferrule, difficult, I bet one", the model
+ *  hearing "ferrule the middle i bet one"), nothing else changed; fixture clips 135 -> 136 of 140 (97.1%), 0
+ *  confusions. */
 export const DEFAULT_THRESHOLDS: Thresholds = { authored_agreed: -45, authored: -30, authored_partial: -40, authored_elsewhere: -2, authored_move_elsewhere: -20, authored_small_talk: 0, authored_disputed: 0, agreed: -5, agreed_move: -20, partial: -18, alone: Infinity, model: Infinity, model_unopposed: Infinity, model_fluent: -10, fluent: -1.0, run_ending: -25 };
 
 /**
@@ -321,6 +327,15 @@ export function namesAnother(story: Story, state: GameState, model: string, hear
     const d = decideTyped(story, state, w);
     return decides(d) && decisionKey(d) !== key;
   });
+}
+
+/** Whether the model's other decision disputes the grammar's story sentence: only when the model's key words fit the
+ *  audio (`modelMargin`, over the phone loop) at least as well as the grammar's (`grammarMargin`); unknown, it does.
+ *  For a bet or a move of the story's own (understanding.ts), where the two differ in a part: fixture m7 "Ferrule,
+ *  easy, I bet one", the grammar hearing it with "ferrule" at -28.2 a frame, the model "the orla easy i bet one" with
+ *  its key words at -38.6. Then the sentence needs `authored`'s margin, as if the model had heard no decision. */
+export function disputeHolds(grammarMargin: number | null, modelMargin: number | null): boolean {
+  return grammarMargin === null || modelMargin === null || modelMargin >= grammarMargin;
 }
 
 /** The parts of a decision a partial hearing is compared on: a battle move's fighter, target and style; a bet's

@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, grammarBounds, heardMostly, isBrief, namesAnother, oneWordSwapped, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, disputeHolds, grammarBounds, heardMostly, isBrief, namesAnother, oneWordSwapped, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -279,6 +279,15 @@ describe('what the model heard', () => {
     expect(heardMostly('open the gates', 'okay then')).toBe(false);
     // "glass" is no plural of "glas".
     expect(heardMostly('the glass', 'the glas')).toBe(false);
+  });
+
+  it('holds a dispute only when the model\'s words fit at least as well as the grammar\'s', () => {
+    expect(disputeHolds(-28.2, -38.6)).toBe(false);
+    expect(disputeHolds(-22.8, -7.9)).toBe(true);
+    expect(disputeHolds(-10, -10)).toBe(true);
+    // Unknown: it holds.
+    expect(disputeHolds(null, -5)).toBe(true);
+    expect(disputeHolds(-5, null)).toBe(true);
   });
 
   it('sees a story sentence with one content word said otherwise, never a small word', () => {

@@ -197,6 +197,17 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     }
   }, 120_000);
 
+  it('takes a story\'s bet the model heard with another fighter when the model\'s words fit worse (disputeHolds)', async () => {
+    // Fixture m7 (200 words a minute) at the Horologist's bet: the grammar hears the story's "Ferrule, easy, I bet one"
+    // ("ferrule" 28.2 a frame below the phone loop), the model "the orla easy i bet one", its key words fitting worse.
+    const siege = loadFixtureStory(STORIES, 'clockwork-siege');
+    const at = stateBeforeLine(STORIES, siege, 'clockwork-siege', 'surrender.en', 9);
+    const clip = readFileSync(resolve('fixtures/audio/clockwork-siege/en/surrender.en.l9.m7-200-35.mp3'));
+    const r = await needed.understand({ story: siege, state: at, language: 'english', audio: { bytes: clip, format: 'mp3' } });
+    expect(r).toMatchObject({ ok: true, text: 'ferrule easy i bet one', authored: true, view: 'none', heard_lm: 'the orla easy i bet one' });
+    expect(r.other).toBeLessThan(r.margin ?? 0);
+  }, 120_000);
+
   it('hears the run-ending answer (own normalisation in the decoder), and the same again after other decodes', async () => {
     const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
     const clip = readFileSync(resolve('fixtures/audio/lantern-keeper/en/dead-end.en.l9.f2-150-70-noise20.mp3'));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, articlesDropped, heardMostly, namesAnother, oneWordSwapped, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, articlesDropped, disputeHolds, heardMostly, namesAnother, oneWordSwapped, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -335,7 +335,10 @@ export class SpeechUnderstanding {
     // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
     const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
     const pick = a.decision ? a : b;
-    const view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : this.#view(req, a, b, agree, pick === a);
+    let view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : this.#view(req, a, b, agree, pick === a);
+    // A story's bet or move the model heard with another part (policy.ts disputeHolds): no dispute when the model's
+    // words fit the audio worse than the grammar's.
+    if (view === 'other' && pick === a && a.authored && a.decision && hasParts(a.decision) && !disputeHolds(a.margin, b.margin)) view = 'none';
     const heardText = pick.text || a.text || b.text;
     const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}), ...(rescue ? { rescue } : {}) };
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
