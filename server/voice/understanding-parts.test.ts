@@ -3,13 +3,26 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Story } from '../../engine/story/format.js';
-import { statesByStage } from '../../engine/sim/moment-states.js';
+import { statesByStage, type StageState } from '../../engine/sim/moment-states.js';
 import { decideTyped, expand, speakable } from '../../engine/brain/speakable.js';
 import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
 import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, disputeHolds, grammarBounds, heardMostly, isBrief, namesAnother, oneWordSwapped, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+
+// The fixture stories, parsed once, and their states by stage (statesByStage plays seeded runs: once per story).
+const KEEPER = Story.parse(JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')));
+const SIEGE = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
+const stagesByStory = new Map<Story, StageState[]>();
+/** The first state of the story where `pick` holds. */
+function stage(story: Story, pick: (x: StageState) => boolean): StageState {
+  let all = stagesByStory.get(story);
+  if (!all) stagesByStory.set(story, (all = statesByStage(story, { runs: 5 })));
+  const st = all.find(pick);
+  if (!st) throw new Error('no such stage');
+  return st;
+}
 
 const LOG = `INFO: fsg_search.c(853): 261 frames, 2127 HMMs (8/fr), 8983 senones (34/fr), 364 history entries (1/fr)
 INFO: pocketsphinx.c(1168): go forward ten meters (-2661)
@@ -101,9 +114,8 @@ describe('how likely the model finds words (arpaScorer)', () => {
 });
 
 describe('key words', () => {
-  const lantern = Story.parse(JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')));
-  const s = statesByStage(lantern, { runs: 5 }).find((x) => x.moment.name.en === 'Three Ways from the Quay');
-  if (!s) throw new Error('no state');
+  const lantern = KEEPER;
+  const s = stage(lantern, (x) => x.moment.name.en === 'Three Ways from the Quay');
   it('are the words a decision rests on', () => {
     const words = "let's go down to the tide caves please".split(' ');
     const d = decideTyped(lantern, s.state, words.join(' '));
@@ -116,11 +128,9 @@ describe('key words', () => {
   });
 
   it('include a name or style the decision would fall back to anyway, or that decides nothing on its own', () => {
-    const siege = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
-    const stages = statesByStage(siege, { runs: 5 });
-    const attack = stages.find((x) => x.moment.type === 'Battle' && x.stage === 'attack');
-    const defence = stages.find((x) => x.moment.type === 'Battle' && x.stage === 'defend:Ferrule');
-    if (!attack || !defence) throw new Error('no battle');
+    const siege = SIEGE;
+    const attack = stage(siege, (x) => x.moment.type === 'Battle' && x.stage === 'attack');
+    const defence = stage(siege, (x) => x.moment.type === 'Battle' && x.stage === 'defend:Ferrule');
     // Heard where "Orla, strike the knight precisely!" was said: the hound is the default target, so "dog" changes
     // nothing, yet it is what must fit the audio.
     const words = 'orla strike dog with precisely'.split(' ');
@@ -152,17 +162,15 @@ describe('key words', () => {
   });
 
   it('of other generated sentences may be none: a name said twice over is no doubt', () => {
-    const lantern = Story.parse(JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')));
-    const st = statesByStage(lantern, { runs: 5 }).find((x) => x.moment.type === 'Reward' && speakable(lantern, x.state, 'english').some((p) => p.kind === 'reward' && expand(p).some((t) => t.toLowerCase() === 'knotted rope bracelet')));
-    if (!st) throw new Error('no reward');
+    const lantern = KEEPER;
+    const st = stage(lantern, (x) => x.moment.type === 'Reward' && speakable(lantern, x.state, 'english').some((p) => p.kind === 'reward' && expand(p).some((t) => t.toLowerCase() === 'knotted rope bracelet')));
     const w = 'knotted rope bracelet'.split(' ');
     expect(keyWordsHeard(lantern, st.state, w, decideTyped(lantern, st.state, w.join(' ')), 'changes', false)).toEqual([]);
   });
 
   it('of a listed wrong guess at a riddle are the guess', () => {
-    const siege = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
-    const hard = statesByStage(siege, { runs: 5 }).find((x) => x.stage === 'riddle:hard');
-    if (!hard) throw new Error('no riddle');
+    const siege = SIEGE;
+    const hard = stage(siege, (x) => x.stage === 'riddle:hard');
     const words = 'it is the spring'.split(' ');
     expect(keyWords(siege, hard.state, words, decideTyped(siege, hard.state, words.join(' '))).map((i) => words[i])).toEqual(['spring']);
   });
@@ -304,9 +312,8 @@ describe('what the model heard', () => {
   });
 
   it('finds a word of another decision among the model\'s words (a branch or an answer, not a move)', () => {
-    const keeper = Story.parse(JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')));
-    const quay = statesByStage(keeper, { runs: 5 }).find((x) => x.moment.name.en === 'Three Ways from the Quay');
-    if (!quay) throw new Error('no crossroad');
+    const keeper = KEEPER;
+    const quay = stage(keeper, (x) => x.moment.name.en === 'Three Ways from the Quay');
     const caves = decideTyped(keeper, quay.state, 'down to the tide caves');
     // Counting at the crossroad (held-out, us-m6): the model heard the caves, and "bram", the ferryman's.
     expect(namesAnother(keeper, quay.state, 'bram tide caves seven caves', caves)).toBe(true);
@@ -315,18 +322,15 @@ describe('what the model heard', () => {
     expect(namesAnother(keeper, quay.state, 'i want to the the tide caves', caves)).toBe(false);
     expect(namesAnother(keeper, quay.state, 'let\'s go to the cave', caves)).toBe(false);
     // A move: one word of it decides a move with the brain's defaults, which is no other decision.
-    const siege = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
-    const attack = statesByStage(siege, { runs: 5 }).find((x) => x.stage === 'attack');
-    if (!attack) throw new Error('no attack');
+    const siege = SIEGE;
+    const attack = stage(siege, (x) => x.stage === 'attack');
     expect(namesAnother(siege, attack.state, 'tam strike the dog', decideTyped(siege, attack.state, 'orla strike the dog'))).toBe(false);
   });
 
   it('is part of the grammar\'s decision when it names a part the same and leaves the others to the defaults', () => {
-    const siege = Story.parse(JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')));
-    const stages = statesByStage(siege, { runs: 5 });
-    const at = (stage: string) => {
-      const st = stages.find((x) => x.stage === stage);
-      if (!st) throw new Error(`no ${stage}`);
+    const siege = SIEGE;
+    const at = (name: string) => {
+      const st = stage(siege, (x) => x.stage === name);
       return (model: string, grammar: string): boolean => partOf(siege, st.state, model.split(' '), decideTyped(siege, st.state, model), decideTyped(siege, st.state, grammar));
     };
     const attack = at('attack');
@@ -342,8 +346,7 @@ describe('what the model heard', () => {
     expect(bet('orla we to', 'orla vance medium i bet two')).toBe(true);
     expect(bet('the orla easy i bet one', 'tam easy i bet one')).toBe(false);
     // Not a team: the grammar's extra member is where it goes wrong.
-    const team = stages.find((x) => (decideTyped(siege, x.state, 'holt wick and tam wick').selection?.length ?? 0) === 2);
-    if (!team) throw new Error('no assemble');
+    const team = stage(siege, (x) => (decideTyped(siege, x.state, 'holt wick and tam wick').selection?.length ?? 0) === 2);
     expect(partOf(siege, team.state, 'go wick and tam wick'.split(' '), decideTyped(siege, team.state, 'go wick and tam wick'), decideTyped(siege, team.state, 'holt wick and tam wick'))).toBe(false);
     const s = { strict: false, source: 'grammar' as const, authored: false };
     expect(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'partial' })).toBeLessThan(neededMargin(DEFAULT_THRESHOLDS, { ...s, model: 'other' }));

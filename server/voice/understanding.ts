@@ -335,10 +335,7 @@ export class SpeechUnderstanding {
     // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
     const agree = Boolean(a.decision && b.decision && decisionKey(a.decision) === decisionKey(b.decision));
     const pick = a.decision ? a : b;
-    let view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : this.#view(req, a, b, agree, pick === a);
-    // A story's bet or move the model heard with another part (policy.ts disputeHolds): no dispute when the model's
-    // words fit the audio worse than the grammar's.
-    if (view === 'other' && pick === a && a.authored && a.decision && hasParts(a.decision) && !disputeHolds(a.margin, b.margin)) view = 'none';
+    const view: ModelView = !useLm || (free === null && !needModel) ? 'unknown' : this.#view(req, a, b, agree, pick === a);
     const heardText = pick.text || a.text || b.text;
     const texts = { heard_grammar: a.text, ...(free !== null || needModel ? { heard_lm: b.text } : {}), ...(rescue ? { rescue } : {}) };
     if (!pick.decision) return miss(heardText ? (pick.reason ?? 'no_decision') : 'not_heard', heardText || null, { verification: pick.verification, ...texts });
@@ -363,7 +360,12 @@ export class SpeechUnderstanding {
     // of its own words: as if the model had heard no decision.
     if (agree && a.decision && endsRun(req.story, a.decision)) return heardMostly(a.text, b.text) && !namesAnother(req.story, req.state, b.text, a.decision) ? 'same' : 'none';
     if (agree) return a.authored && agreesElsewhere(a.text, b.text) ? 'none' : 'same';
-    if (b.decision && a.decision) return partOf(req.story, req.state, b.text.split(' '), b.decision, a.decision) ? 'partial' : 'other';
+    if (b.decision && a.decision) {
+      if (partOf(req.story, req.state, b.text.split(' '), b.decision, a.decision)) return 'partial';
+      // A story's bet or move the model heard with another part: no dispute when the model's words fit the audio worse
+      // than the grammar's (policy.ts disputeHolds).
+      return a.authored && hasParts(a.decision) && !disputeHolds(a.margin, b.margin) ? 'none' : 'other';
+    }
     if (b.decision) return 'other';
     if (!grammarPicked || !elsewhere(a.text, b.text)) return 'none';
     return ownWords(b.text) ? 'talk' : 'elsewhere';
