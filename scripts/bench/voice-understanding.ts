@@ -181,7 +181,10 @@ async function runSet(code: Code, u: Understander, set: SetName | 'human', opts:
     const allStages = stages.all();
     if (set === 'human') {
       const clips = humanClips();
-      if (clips.length === 0) continue;
+      if (clips.length === 0) {
+        log('human: no recordings of people (apt-get install pocketsphinx-testdata; .ci/run installs it): no human figures');
+        continue;
+      }
       // Human recordings at every stage of every story: never an answer.
       if (opts.kinds.includes('non_answers')) {
         for (const st of allStages) for (const c of clips) push({ set, kind: 'human_non_answer', story: slug, stage: st, voice: `human:${c.id}`, text: c.transcript ?? `(${c.id})`, wav: humanWav(c) }, story, st.state);

@@ -9,7 +9,7 @@ import { parseBacktrace } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
 import { verify } from './verify.js';
 import { endsRun, keyWords, soundAlikes } from './understanding.js';
-import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, disputeHolds, grammarBounds, heardMostly, isBrief, namesAnother, oneWordSwapped, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
+import { agreesElsewhere, articlesDropped, DEFAULT_THRESHOLDS, disputeHolds, grammarBounds, heardMostly, heardWhole, isBrief, namesAnother, oneWordSwapped, ownWords, elsewhere, keyWordsHeard, namesUnheard, neededMargin, partOf, rescuable } from './policy.js';
 
 // The fixture stories, parsed once, and their states by stage (statesByStage plays seeded runs: once per story).
 const KEEPER = Story.parse(JSON.parse(readFileSync('fixtures/stories/lantern-keeper/story.json', 'utf8')));
@@ -272,6 +272,16 @@ describe('what the model heard', () => {
     expect(agreesElsewhere('pull the crank', 'pull then')).toBe(false);
     // A sentence of small words only keeps its agreement.
     expect(agreesElsewhere('yes i\'ll take it', 'yes take it')).toBe(false);
+  });
+
+  it('holds a sentence heard whole only when every word of it fits, not only its key words', () => {
+    // "four queen of clubs" (a person, Debian's testdata) heard "was it a ghost": "ghost" at +18.4, "a" at -45.7.
+    expect(heardWhole([-28.57, -2.53, -45.71, 18.38], DEFAULT_THRESHOLDS.authored_small_talk_words)).toBe(false);
+    // "Yes, gladly" heard "yes thank you" (held-out us-f1): every word within -30.
+    expect(heardWhole([1.98, -17.76, 4.1], DEFAULT_THRESHOLDS.authored_small_talk_words)).toBe(true);
+    expect(heardWhole([-30], -30)).toBe(true);
+    // Not verified word by word: not held whole.
+    expect(heardWhole([], -30)).toBe(false);
   });
 
   it('agrees on a decision that ends the run only when it holds most of the sentence\'s content words', () => {

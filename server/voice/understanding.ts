@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Decision } from '../../engine/brain/decision.js';
 import { listenCorpus, type CorpusWeights } from '../../engine/brain/listen-corpus.js';
 import { decidesHeard, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
-import { agreesElsewhere, articlesDropped, disputeHolds, heardMostly, namesAnother, oneWordSwapped, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
+import { agreesElsewhere, articlesDropped, disputeHolds, heardMostly, heardWhole, namesAnother, oneWordSwapped, isBrief, withoutArticles, ownWords, rescuable, DEFAULT_KEY_WORDS, DEFAULT_THRESHOLDS, elsewhere, grammarBounds, hasParts, isMove, keyWordRule, keyWordsHeard, namesUnheard, neededMargin, partOf, type KeyWordPolicy, type ModelView, type Thresholds } from './policy.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { Story } from '../../engine/story/format.js';
@@ -138,6 +138,9 @@ export function soundAlikes(dict: string): Map<string, string> {
   }
   return out;
 }
+
+/** The margin of each word of a candidate's sentence over the phone loop (none when it was not verified word by word). */
+const wordMargins = (c: Candidate): number[] => (c.verification && c.verification.words.length === c.text.split(' ').length ? c.verification.words.map((w) => w.margin) : []);
 
 const sayAlike = (sounds: ReadonlyMap<string, string>, text: string): string => text.split(' ').map((w) => sounds.get(w) ?? w).join(' ');
 
@@ -312,9 +315,12 @@ export class SpeechUnderstanding {
     const firstLoop = a.decision || eager ? await loopOf() : null;
     if (a.decision) a = this.#fit(a, exact, firstLoop);
     const aMargin = a.margin ?? -Infinity;
+    // A story sentence not heard whole is taken only if the model did not hear talk of its own (policy.ts heardWhole):
+    // above `sure` too, the model decides.
+    const wholeA = !strict && a.authored && heardWhole(wordMargins(a), t.authored_small_talk_words);
     // Without the grammar's decision the model's words are what was heard; with it, the model only counts between the
-    // two bounds.
-    const needModel = eager || a.decision === null || (modelMatters && aMargin >= bounds.never && !(aMargin >= bounds.sure));
+    // two bounds (and above them for a story sentence not heard whole).
+    const needModel = eager || a.decision === null || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || (a.authored && !strict && !wholeA)));
     const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
     const bHeard = this.#heard(req, free, []);
@@ -349,7 +355,9 @@ export class SpeechUnderstanding {
     const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...(pick === b && unopposed ? { unopposed } : {}), ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
-    if (!(margin >= needed)) return miss('unsure', pick.text, extra);
+    // Small talk of the model's own: the grammar's story sentence must have been said whole, not only its key words.
+    const whole = !(pick === a && authored && view === 'talk') || heardWhole(wordMargins(pick), t.authored_small_talk_words);
+    if (!(margin >= needed) || !whole) return miss('unsure', pick.text, extra);
     return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null };
   }
 
