@@ -11,7 +11,7 @@ import { loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
 import { isPocketsphinxAvailable } from './pocketsphinx.js';
 import { DEFAULT_THRESHOLDS, grammarBounds } from './policy.js';
 import { endsRun, SpeechUnderstanding, type Understood } from './understanding.js';
-import { decideTyped } from '../../engine/brain/speakable.js';
+import { decideTyped, decisionKey } from '../../engine/brain/speakable.js';
 import { encodeWav } from './wav.js';
 import { buildNativeAsr } from './native-asr.js';
 
@@ -208,6 +208,24 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { authored_small_talk_words: -Infinity } });
     try {
       expect(await hear(before, clip)).toMatchObject({ ok: true, text: 'was it a ghost' });
+    } finally {
+      await before.close();
+    }
+  }, 120_000);
+
+  it('takes the model\'s words when they are one of the story\'s own sentences and the grammar\'s other decision is not taken', async () => {
+    // Fixture m7 "Orla, Tam and Ferrule" at The Clockwork Siege's assemble: the grammar hears "orla captain and tam"
+    // (another team, not taken), the model the story's own sentence (policy.ts `model_sentence`).
+    const siege = loadFixtureStory(STORIES, 'clockwork-siege');
+    const at = stateBeforeLine(STORIES, siege, 'clockwork-siege', 'win.en', 27);
+    const clip = readFileSync(resolve('fixtures/audio/clockwork-siege/en/win.en.l27.m7-200-35.mp3'));
+    const said = (u: SpeechUnderstanding): Promise<Understood> => u.understand({ story: siege, state: at, language: 'english', audio: { bytes: clip, format: 'mp3' } });
+    const r = await said(needed);
+    expect(r).toMatchObject({ ok: true, source: 'lm', text: 'orla tam and ferrule', heard_grammar: 'orla captain and tam', view: 'other' });
+    expect(r.ok && decisionKey(decideTyped(siege, at, r.text))).toBe(decisionKey(decideTyped(siege, at, 'Orla, Tam and Ferrule')));
+    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { model_sentence: Infinity } });
+    try {
+      expect(await said(before)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'orla captain and tam' });
     } finally {
       await before.close();
     }

@@ -320,7 +320,9 @@ export class SpeechUnderstanding {
     const wholeA = !strict && a.authored && heardWhole(wordMargins(a), t.authored_small_talk_words);
     // Without the grammar's decision the model's words are what was heard; with it, the model only counts between the
     // two bounds (and above them for a story sentence not heard whole).
-    const needModel = eager || a.decision === null || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || (a.authored && !strict && !wholeA)));
+    // The model's whole sentence may stand where the grammar's is not taken (policy.ts `model_sentence`).
+    const modelSentenceMay = useLm && Number.isFinite(t.model_sentence) && !(aMargin >= bounds.sure);
+    const needModel = eager || a.decision === null || modelSentenceMay || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || (a.authored && !strict && !wholeA)));
     const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
     const bHeard = this.#heard(req, free, []);
@@ -328,8 +330,10 @@ export class SpeechUnderstanding {
     const unopposed = exact !== null && useGrammar && !a.text;
     // How likely the stage's model finds its own words (policy.ts `model_fluent`).
     const fluency = bHeard.decision ? model.fluency(bHeard.text.split(' ')) : undefined;
+    // The model's words are one of the story's own sentences here (policy.ts `model_sentence`).
+    const sentence = bHeard.decision !== null && this.#authored(req, grammar, bHeard.text, bHeard.decision);
     // The model's decision alone is verified too (its own path against the loop), when it may be taken.
-    const modelMay = Number.isFinite(neededMargin(t, { strict: false, source: 'lm', authored: false, model: 'unknown', unopposed, ...(fluency !== undefined ? { fluency } : {}) }));
+    const modelMay = Number.isFinite(neededMargin(t, { strict: false, source: 'lm', authored: false, model: 'unknown', unopposed, sentence, ...(fluency !== undefined ? { fluency } : {}) }));
     const loop = firstLoop ?? (bHeard.decision && modelMay ? await loopOf() : null);
     let b = this.#fit(bHeard, free, loop);
     // The language model's search scores on another scale than a grammar's: when what it heard alone may be taken, it
@@ -351,13 +355,19 @@ export class SpeechUnderstanding {
     const unheard = pick === a && free !== null && pick.verification?.words.length === words.length ? namesUnheard(req.story, req.state, words, pick.decision, authored, b.text).filter((i) => !pick.keyIndexes.includes(i)) : [];
     const margin = Math.min(pick.margin ?? -Infinity, ...unheard.map((i) => pick.verification?.words[i]?.margin ?? 0));
     const keyWords = [...pick.keyWords, ...unheard.map((i) => words[i] ?? '')];
-    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision), unopposed: pick === b && unopposed, ...(pick === b && fluency !== undefined ? { fluency } : {}), ...(pick === a && free !== null ? { brief: isBrief(a.text, b.text) } : {}) });
+    const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision), unopposed: pick === b && unopposed, sentence: pick === b && sentence, ...(pick === b && fluency !== undefined ? { fluency } : {}), ...(pick === a && free !== null ? { brief: isBrief(a.text, b.text) } : {}) });
     const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...(pick === b && unopposed ? { unopposed } : {}), ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
     // Small talk of the model's own: the grammar's story sentence must have been said whole, not only its key words.
     const whole = !(pick === a && authored && view === 'talk') || heardWhole(wordMargins(pick), t.authored_small_talk_words);
-    if (!(margin >= needed) || !whole) return miss('unsure', pick.text, extra);
+    if (!(margin >= needed) || !whole) {
+      // The grammar's decision not taken, and the model heard another in one of the story's own sentences: the
+      // model's (policy.ts `model_sentence`).
+      const other = pick === a && !agree && b.decision !== null && sentence && !endsRun(req.story, b.decision) && (b.margin ?? -Infinity) >= t.model_sentence;
+      if (!other) return miss('unsure', pick.text, extra);
+      return { ok: true, text: b.text, recogniser: 'pocketsphinx', verification: b.verification, key_words: b.keyWords, margin: b.margin, authored: false, source: 'lm', ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts, agree, other: a.margin, view };
+    }
     return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null };
   }
 
