@@ -315,14 +315,13 @@ export class SpeechUnderstanding {
     const firstLoop = a.decision || eager ? await loopOf() : null;
     if (a.decision) a = this.#fit(a, exact, firstLoop);
     const aMargin = a.margin ?? -Infinity;
-    // A story sentence not heard whole is taken only if the model did not hear talk of its own (policy.ts heardWhole):
-    // above `sure` too, the model decides.
-    const wholeA = !strict && a.authored && heardWhole(wordMargins(a), t.authored_small_talk_words);
-    // Without the grammar's decision the model's words are what was heard; with it, the model only counts between the
-    // two bounds (and above them for a story sentence not heard whole).
-    // The model's whole sentence may stand where the grammar's is not taken (policy.ts `model_sentence`).
+    // Without the grammar's decision the model's words are what was heard. With it, the model counts between the two
+    // bounds; above them too for a story sentence not heard whole, taken only if the model did not hear talk of its own
+    // (policy.ts heardWhole); and below `sure` whenever the model's own story sentence may stand instead
+    // (`model_sentence`).
+    const notWhole = !strict && a.authored && !heardWhole(wordMargins(a), t.authored_small_talk_words);
     const modelSentenceMay = useLm && Number.isFinite(t.model_sentence) && !(aMargin >= bounds.sure);
-    const needModel = eager || a.decision === null || modelSentenceMay || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || (a.authored && !strict && !wholeA)));
+    const needModel = eager || a.decision === null || modelSentenceMay || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || notWhole));
     const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
     const bHeard = this.#heard(req, free, []);
