@@ -202,7 +202,8 @@ export function rescuable(speechFrames: number, phones: number): boolean {
 export type ModelView = 'same' | 'none' | 'elsewhere' | 'talk' | 'partial' | 'other' | 'unknown';
 
 /** `unopposed`: the model's words alone, the exact grammar having heard nothing at all (no sentence, no decoy);
- *  `fluency`: how likely the stage's model finds its own words (lm.ts arpaScorer). */
+ *  `fluency`: how likely the stage's model finds its own words (lm.ts arpaScorer); `sentence`: the model's words are
+ *  one of the story's own sentences (`model_sentence`). */
 export type Standing = { strict: boolean; source: 'grammar' | 'lm'; authored: boolean; model: ModelView; move?: boolean; unopposed?: boolean; fluency?: number; brief?: boolean; sentence?: boolean };
 
 /** `brief`: the model heard at most one word more than the grammar's sentence has, so no more was said than the

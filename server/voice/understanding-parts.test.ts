@@ -254,6 +254,15 @@ describe('what the model heard', () => {
     expect(neededMargin(t, { ...lm, fluency: -0.5, strict: true })).toBe(Infinity);
   });
 
+  it('alone is taken when its words are one of the story\'s own sentences (model_sentence), never ending the run', () => {
+    const lm = { strict: false, source: 'lm' as const, authored: false, model: 'unknown' as const };
+    const t = DEFAULT_THRESHOLDS;
+    expect(neededMargin(t, { ...lm, sentence: true })).toBe(t.model_sentence);
+    expect(t.model_sentence).toBe(t.authored_agreed);
+    expect(neededMargin(t, { ...lm, sentence: false })).toBe(Infinity);
+    expect(neededMargin(t, { ...lm, sentence: true, strict: true })).toBe(Infinity);
+  });
+
   it('alone, with `model_unopposed` set, is taken only when the exact grammar heard nothing at all, never ending the run', () => {
     const lm = { strict: false, source: 'lm' as const, authored: false, model: 'unknown' as const };
     // Off by default (policy.ts: it takes more non-answers).
