@@ -9,7 +9,7 @@ import { EspeakEngine, ESPEAK_RATE } from './espeak-engine.js';
 import { LINT_PROFILES, speakAsPlayer } from './synthetic-speech.js';
 import { loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
 import { isPocketsphinxAvailable } from './pocketsphinx.js';
-import { DEFAULT_THRESHOLDS, grammarBounds } from './policy.js';
+import { DEFAULT_THRESHOLDS, grammarBounds, type Thresholds } from './policy.js';
 import { endsRun, SpeechUnderstanding, type Understood } from './understanding.js';
 import { decideTyped, decisionKey } from '../../engine/brain/speakable.js';
 import { encodeWav } from './wav.js';
@@ -113,6 +113,15 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     await needed.close();
   });
   const hear = (u: SpeechUnderstanding, bytes: Uint8Array, at = state, format: 'wav' | 'mp3' = 'wav'): Promise<Understood> => u.understand({ story, state: at, language: 'english', audio: { bytes, format } });
+  /** What the cascade makes of a clip with other thresholds (a rule as it stood before), its decoders closed after. */
+  const withThresholds = async (thresholds: Partial<Thresholds>, use: (u: SpeechUnderstanding) => Promise<Understood>): Promise<Understood> => {
+    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds });
+    try {
+      return await use(before);
+    } finally {
+      await before.close();
+    }
+  };
 
   it('decodes without a normalisation pass, the cascade giving the outcome of all three decodes', async () => {
     const all = await hear(full, sentence);
@@ -163,12 +172,7 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     const meant = decideTyped(story, at, 'No thanks, I will go on my own');
     expect(r.ok && decideTyped(story, at, r.text).matched).toBe(meant.matched);
     // Before (the model's words alone never taken), a miss.
-    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { fluent: 0 } });
-    try {
-      expect(await hear(before, clip, at)).toMatchObject({ ok: false, reason: 'unsure' });
-    } finally {
-      await before.close();
-    }
+    expect(await withThresholds({ fluent: 0 }, (u) => hear(u, clip, at))).toMatchObject({ ok: false, reason: 'unsure' });
   }, 120_000);
 
   it('refuses small talk at the crossroad that both decoders fit to the run-ending branch with one of its words', async () => {
@@ -189,12 +193,8 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'dead-end.en', 9);
     const clip = await benchClip('Can you speak louder?', 'f2-150-70-noise20');
     expect(await hear(needed, clip, at)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'the market', view: 'talk' });
-    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { authored_small_talk: -10, authored_small_talk_words: -Infinity } }); // as before session 11 (then `authored_elsewhere`'s; no whole-sentence rule before session 14)
-    try {
-      expect(await hear(before, clip, at)).toMatchObject({ ok: true, text: 'the market' });
-    } finally {
-      await before.close();
-    }
+    // As before session 11 (then `authored_elsewhere`'s), and without session 14's whole-sentence rule.
+    expect(await withThresholds({ authored_small_talk: -10, authored_small_talk_words: -Infinity }, (u) => hear(u, clip, at))).toMatchObject({ ok: true, text: 'the market' });
   }, 120_000);
 
   it('refuses a person\'s words the grammar fit to a story sentence by one key word, the model hearing talk of its own', async () => {
@@ -205,12 +205,7 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     if (!existsSync(file)) throw new Error(`${file} is missing: apt-get install pocketsphinx-testdata (.ci/run installs it)`);
     const clip = readFileSync(file);
     expect(await hear(needed, clip)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'was it a ghost', view: 'talk' });
-    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { authored_small_talk_words: -Infinity } });
-    try {
-      expect(await hear(before, clip)).toMatchObject({ ok: true, text: 'was it a ghost' });
-    } finally {
-      await before.close();
-    }
+    expect(await withThresholds({ authored_small_talk_words: -Infinity }, (u) => hear(u, clip))).toMatchObject({ ok: true, text: 'was it a ghost' });
   }, 120_000);
 
   it('takes the model\'s words when they are one of the story\'s own sentences and the grammar\'s other decision is not taken', async () => {
@@ -223,12 +218,7 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     const r = await said(needed);
     expect(r).toMatchObject({ ok: true, source: 'lm', text: 'orla tam and ferrule', heard_grammar: 'orla captain and tam', view: 'other' });
     expect(r.ok && decisionKey(decideTyped(siege, at, r.text))).toBe(decisionKey(decideTyped(siege, at, 'Orla, Tam and Ferrule')));
-    const before = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, thresholds: { model_sentence: Infinity } });
-    try {
-      expect(await said(before)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'orla captain and tam' });
-    } finally {
-      await before.close();
-    }
+    expect(await withThresholds({ model_sentence: Infinity }, said)).toMatchObject({ ok: false, reason: 'unsure', heard_grammar: 'orla captain and tam' });
   }, 120_000);
 
   it('takes a story\'s bet the model heard with another fighter when the model\'s words fit worse (disputeHolds)', async () => {

@@ -358,16 +358,15 @@ export class SpeechUnderstanding {
     const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...(pick === b && unopposed ? { unopposed } : {}), ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
+    const taken = (text: string, ev: Partial<Evidence>): Understood => ({ ok: true, text, recogniser: 'pocketsphinx', ...ev, verification: ev.verification ?? null, key_words: ev.key_words ?? [], margin: ev.margin ?? null });
     // Small talk of the model's own: the grammar's story sentence must have been said whole, not only its key words.
     const whole = !(pick === a && authored && view === 'talk') || heardWhole(wordMargins(pick), t.authored_small_talk_words);
-    if (!(margin >= needed) || !whole) {
-      // The grammar's decision not taken, and the model heard another in one of the story's own sentences: the
-      // model's (policy.ts `model_sentence`).
-      const other = pick === a && !agree && b.decision !== null && sentence && !endsRun(req.story, b.decision) && (b.margin ?? -Infinity) >= t.model_sentence;
-      if (!other) return miss('unsure', pick.text, extra);
-      return { ok: true, text: b.text, recogniser: 'pocketsphinx', verification: b.verification, key_words: b.keyWords, margin: b.margin, authored: false, source: 'lm', ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts, agree, other: a.margin, view };
-    }
-    return { ok: true, text: pick.text, recogniser: 'pocketsphinx', ...extra, verification: extra.verification ?? null, key_words: extra.key_words ?? [], margin: extra.margin ?? null };
+    if (margin >= needed && whole) return taken(pick.text, extra);
+    // The grammar's decision not taken, and the model heard another in one of the story's own sentences: the model's
+    // (policy.ts `model_sentence`).
+    const other = pick === a && !agree && b.decision !== null && sentence && !endsRun(req.story, b.decision) && (b.margin ?? -Infinity) >= t.model_sentence;
+    if (!other) return miss('unsure', pick.text, extra);
+    return taken(b.text, { verification: b.verification, key_words: b.keyWords, margin: b.margin, authored: false, source: 'lm', ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts, agree, other: a.margin, view });
   }
 
   /** What the model heard, seen from the grammar's decision (policy.ts ModelView). */
