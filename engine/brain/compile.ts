@@ -2,6 +2,7 @@
 import type { BlueprintMoment, Phrases, Story } from '../story/format.js';
 import { compileMatcher, phrasesFor, type Candidate, type Matcher } from './text/match.js';
 import type { Lang } from './text/lexicon.js';
+import type { SynonymTable } from './text/synonyms.js';
 
 export type CompiledMoment = {
   moment: BlueprintMoment;
@@ -28,6 +29,9 @@ export type CompiledStory = {
 };
 
 const cache = new WeakMap<Story, Map<Lang, CompiledStory>>();
+
+/** A synonym table that knows none: words match as written, mistyped or misheard. */
+const NO_SYNONYMS: Readonly<Record<Lang, SynonymTable>> = { en: { lang: 'en', canonical: () => undefined }, fr: { lang: 'fr', canonical: () => undefined } };
 
 const phr = (p: Phrases | undefined, lang: Lang): string[] => (p ? [...phrasesFor(p, lang)] : []);
 
@@ -87,7 +91,9 @@ export function compileStory(story: Story, lang: Lang): CompiledStory {
       items: compileMatcher(story.items.map((i) => ({ id: i.id, phrases: [i.name.en, ...(i.name.fr ? [i.name.fr] : []), ...i.aliases] })), lang),
       attack: v ? compileMatcher([{ id: 'attack', phrases: phr(v.attack, lang) }], lang) : null,
       defend: v ? compileMatcher([{ id: 'defend', phrases: phr(v.defend, lang) }], lang) : null,
-      styles: v && v.styles.length ? compileMatcher(v.styles.map((s, i) => ({ id: `${s.tag}#${i}`, phrases: phr(s.match, lang) })), lang) : null,
+      // A style's own words only, not their built-in synonyms: "smash" is an aggressive style word and an attack verb,
+      // and through the attack synonyms every "hit" or "strike" by an aggressive fighter would be in style.
+      styles: v && v.styles.length ? compileMatcher(v.styles.map((s, i) => ({ id: `${s.tag}#${i}`, phrases: phr(s.match, lang) })), lang, { synonyms: NO_SYNONYMS[lang] }) : null,
       decoys: story.decoys ? compileMatcher([{ id: 'decoy', phrases: phr(story.decoys, lang) }], lang) : null,
     };
     byLang.set(lang, c);

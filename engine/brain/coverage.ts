@@ -97,12 +97,7 @@ export function acceptedActions(story: Story, state: GameState): Action[] {
  *  Never one that names the same thing twice ("Idris Holt and Idris Holt"): no player says it, and a team of two
  *  has a sentence with two names. */
 export function sampleSentences(p: SpeechPattern, limit: number): string[] {
-  // Choices of parts that offer several (names, items), not the fixed small words ("and").
-  const twice = (picks: readonly (string | undefined)[]): boolean => {
-    const named = picks.filter((o, i) => o !== undefined && (p.parts[i]?.options.length ?? 0) > 1);
-    return new Set(named).size < named.length;
-  };
-  if (patternSize(p) <= limit) return expandChoices(p, limit).filter((c) => !twice(c)).map((c) => c.filter((o) => o !== undefined).join(' '));
+  if (patternSize(p) <= limit) return expandChoices(p, limit).filter((c) => !twice(p, c)).map((c) => c.filter((o) => o !== undefined).join(' '));
   const out = new Set<string>();
   let seed = 0x9e3779b9;
   const rnd = (n: number): number => {
@@ -111,9 +106,76 @@ export function sampleSentences(p: SpeechPattern, limit: number): string[] {
   };
   for (let i = 0; out.size < limit && i < limit * 4; i++) {
     const picks = p.parts.map((part) => part.options[rnd(part.options.length + (part.optional ? 1 : 0))]);
-    if (!twice(picks)) out.add(picks.filter((o) => o !== undefined).join(' '));
+    if (!twice(p, picks)) out.add(picks.filter((o) => o !== undefined).join(' '));
   }
   return [...out];
+}
+
+/**
+ * A pattern's sentences as a player would most likely say them, most natural first (up to `limit`): each part's plain
+ * options first (names rather than aliases, in order), an optional part left out unless players usually say it
+ * (`prefer`), a group's parts all said or none, never the same name twice nor a word said twice in a row ("the The
+ * Bellows Knight"). A sentence's cost is the sum of its choices' ranks, so the first sentences vary one thing at a time.
+ */
+export function naturalSentences(p: SpeechPattern, limit: number): string[] {
+  // Each part's choices, cheapest first: [option, cost]; undefined leaves an optional part out.
+  const ranked = p.parts.map((part) => {
+    const plain = part.plain ?? part.options;
+    const opts = part.options.map((o, i) => [o, plain.includes(o) ? plain.indexOf(o) : plain.length + 10 + i] as const);
+    const all: (readonly [string | undefined, number])[] = part.optional ? [[undefined, part.prefer ? 3 : 0], ...opts.map(([o, c]) => [o, c + (part.prefer ? 0 : 1)] as const)] : [...opts];
+    return all.sort((a, b) => a[1] - b[1]);
+  });
+  const cost = (ranks: readonly number[]): number => ranks.reduce((n, r, i) => n + (ranked[i]?.[r]?.[1] ?? 0), 0);
+  const out: string[] = [];
+  const said = new Set<string>();
+  const seen = new Set<string>();
+  const start = p.parts.map(() => 0);
+  const frontier: { ranks: number[]; cost: number }[] = [{ ranks: start, cost: cost(start) }];
+  seen.add(start.join(','));
+  // Best first (a linear scan: the frontier holds at most a few thousand choices).
+  for (let steps = 0; frontier.length > 0 && out.length < limit && steps < limit * 20; steps++) {
+    let best = 0;
+    for (let k = 1; k < frontier.length; k++) if ((frontier[k]?.cost ?? 0) < (frontier[best]?.cost ?? 0)) best = k;
+    const ranks = frontier[best]?.ranks ?? [];
+    frontier.splice(best, 1);
+    for (let i = 0; i < ranks.length; i++) {
+      if ((ranks[i] ?? 0) + 1 >= (ranked[i]?.length ?? 0)) continue;
+      const next = ranks.map((r, k) => (k === i ? r + 1 : r));
+      const key = next.join(',');
+      if (!seen.has(key)) {
+        seen.add(key);
+        frontier.push({ ranks: next, cost: cost(next) });
+      }
+    }
+    const picks = ranks.map((r, i) => ranked[i]?.[r]?.[0]);
+    if (twice(p, picks) || !grouped(p, picks)) continue;
+    const words = picks.filter((o) => o !== undefined).join(' ').split(' ');
+    if (words.some((w, i) => i > 0 && w.toLowerCase() === words[i - 1]?.toLowerCase())) continue;
+    const text = words.join(' ');
+    if (!said.has(text)) {
+      said.add(text);
+      out.push(text);
+    }
+  }
+  return out;
+}
+
+/** Whether a choice names the same thing twice: the same option in two parts that offer several (names, items). */
+function twice(p: SpeechPattern, picks: readonly (string | undefined)[]): boolean {
+  const named = picks.filter((o, i) => o !== undefined && (p.parts[i]?.options.length ?? 0) > 1);
+  return new Set(named).size < named.length;
+}
+
+/** Whether the parts of each group are all said or all left out. */
+function grouped(p: SpeechPattern, picks: readonly (string | undefined)[]): boolean {
+  const said = new Map<string, boolean>();
+  for (const [i, part] of p.parts.entries()) {
+    if (part.group === undefined) continue;
+    const here = picks[i] !== undefined;
+    if (said.has(part.group) && said.get(part.group) !== here) return false;
+    said.set(part.group, here);
+  }
+  return true;
 }
 
 /** Every way to say a pattern (up to `limit`), as the option chosen for each part (undefined: an optional part left out). */
@@ -130,6 +192,9 @@ function expandChoices(p: SpeechPattern, limit: number): (string | undefined)[][
   return acc.slice(0, limit);
 }
 
+/** Natural sentences tried per pattern before the spread. */
+const NATURAL = 400;
+
 export type Coverage = { action: string; sentence: string | null; authored: boolean };
 
 /** Each accepted action with a sentence that says it (the story's own first), or null when none does. */
@@ -140,7 +205,8 @@ export function speakableCoverage(story: Story, state: GameState, language: Play
   const ordered = [...patterns.filter((p) => p.authored), ...patterns.filter((p) => !p.authored)];
   for (const p of ordered) {
     if (found.size === actions.length) break;
-    for (const text of sampleSentences(p, opts.sample ?? 3000)) {
+    // The most natural sentences first (what lint-speech speaks), then a spread over the rest.
+    for (const text of new Set([...naturalSentences(p, NATURAL), ...sampleSentences(p, opts.sample ?? 3000)])) {
       const d = decideTyped(story, state, text);
       for (const a of actions) if (!found.has(a) && a.is(d)) found.set(a, { sentence: text, authored: p.authored });
       if (found.size === actions.length) break;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Story } from '../story/format.js';
 import { statesByStage } from '../sim/moment-states.js';
 import { step } from '../run/step.js';
-import { acceptedActions, speakableCoverage } from './coverage.js';
+import { acceptedActions, naturalSentences, speakableCoverage } from './coverage.js';
 import { listenCorpus } from './listen-corpus.js';
 import { decides, decidesHeard, decideTyped, expand, patternSize, riddleGuess, speakable, stageOf } from './speakable.js';
 
@@ -83,6 +83,21 @@ describe('speakable sentences', () => {
   });
 });
 
+describe('battle style', () => {
+  it('is in style only for the fighter\'s own style words, not for an attack verb that is a synonym of one', () => {
+    const attack = stage('Battle at the Great Gate', 'attack');
+    const thematic = (text: string) => decideTyped(siege, attack, text).battle?.thematic;
+    // Ferrule's styles (aggressive, cinematic) list "smash" and "crush"; "hit" and "strike" are their built-in
+    // synonyms as attack verbs. Before, every attack by Ferrule was in style.
+    expect(thematic('Ferrule, hit the dog')).toBe(false);
+    expect(thematic('Ferrule, strike the knight')).toBe(false);
+    expect(thematic('Ferrule, smash the dog')).toBe(true);
+    expect(thematic('Ferrule, hit the dog like thunder')).toBe(true);
+    expect(thematic('Orla, strike the knight precisely')).toBe(true);
+    expect(thematic('Orla, strike the knight')).toBe(false);
+  });
+});
+
 describe('coverage of the decisions the engine accepts', () => {
   it('finds a sentence for every decision at every stage of both fixture stories', () => {
     for (const [story, stages] of [[siege, siegeStages], [lantern, statesByStage(lantern, { runs: 10 })]] as const) {
@@ -90,6 +105,32 @@ describe('coverage of the decisions the engine accepts', () => {
         const cov = speakableCoverage(story, s.state, 'english');
         expect(cov.length, `${s.moment.name.en} ${s.stage}`).toBeGreaterThan(0);
         expect(cov.filter((c) => !c.sentence).map((c) => `${s.moment.name.en} ${s.stage}: ${c.action}`)).toEqual([]);
+      }
+    }
+  });
+
+  it('says each decision as a player would: own names, one name each, a style with its preposition, the last "and"', () => {
+    const sally = stage('The Sally Party', '');
+    const team = speakableCoverage(siege, sally, 'english').map((c) => c.sentence ?? '');
+    const attack = stage('Battle at the Great Gate', 'attack');
+    const moves = speakableCoverage(siege, attack, 'english').map((c) => c.sentence ?? '');
+    const defend = speakableCoverage(siege, stage('Battle at the Great Gate', 'defend:Idris Holt'), 'english').map((c) => c.sentence ?? '');
+    // Before, the first sentence a random spread reached: "Holt Wick and Tam Wick" (Tam twice, by two names), "strike
+    // commander as lunge" (a preposition and another fighter's style word), "Idris Holt parry as fencing".
+    expect(team).toContain('Idris Holt Tam Wick and Orla Vance');
+    expect(moves).toContain('Orla Vance attack The Bellows Knight');
+    expect(moves).toContain('Ferrule smash the Scrapjaw');
+    expect(defend).toContain('Idris Holt block with flourish');
+    for (const text of [...team, ...moves, ...defend]) {
+      expect(text, text).not.toMatch(/\b(\w+) \1\b/i);
+      expect(text, text).not.toMatch(/\b(into the|from the|like|with|as)$/);
+    }
+    // Every natural sentence is one the pattern (and so the grammar) holds, and decides something.
+    for (const p of speakable(siege, attack, 'english').filter((x) => !x.authored)) {
+      const all = new Set(expand(p, 1e9));
+      for (const t of naturalSentences(p, 50)) {
+        expect(all.has(t), t).toBe(true);
+        expect(decides(decideTyped(siege, attack, t)), t).toBe(true);
       }
     }
   });

@@ -14,7 +14,17 @@ import { decideScripted } from './scripted.js';
 
 export type SpeakableKind = 'say' | 'answer' | 'branch' | 'reward' | 'equip' | 'team' | 'attack' | 'defend' | 'bet' | 'riddle';
 
-export type PatternPart = { options: readonly string[]; optional?: boolean };
+export type PatternPart = {
+  options: readonly string[];
+  optional?: boolean;
+  /** An optional part a player usually says ("the" before a target, who acts): said before it is left out. */
+  prefer?: boolean;
+  /** The options a player says most naturally (each person's or thing's name, not its aliases; "with" before a style
+   *  word), in order; the others come after them. All of them, in order, when absent. */
+  plain?: readonly string[];
+  /** Optional parts said together or not at all (a style's preposition and its word). */
+  group?: string;
+};
 
 export type SpeechPattern = {
   kind: SpeakableKind;
@@ -111,6 +121,11 @@ function callNames(story: Story, name: string, aliases: readonly string[], lang:
   return [...new Set(out.map((n) => n.trim()).filter(Boolean))];
 }
 
+/** A part naming one of several people or things, each by any of its names: their own names are the plain options. */
+function named(names: readonly (readonly string[])[]): PatternPart {
+  return { options: [...new Set(names.flat())], plain: [...new Set(names.flatMap((n) => n.slice(0, 1)))] };
+}
+
 const sentence = (kind: SpeakableKind, text: string, authored = false): SpeechPattern => ({ kind, authored, parts: [{ options: [text] }], example: text });
 
 function pattern(kind: SpeakableKind, parts: PatternPart[]): SpeechPattern {
@@ -129,6 +144,7 @@ const TEMPLATES = {
     the: 'the',
     take_item: ['take the', 'carry the'],
     style: ['into the', 'from the', 'like', 'with', 'as'],
+    with: 'with',
   },
   fr: {
     take: ['je prends', 'je choisis', 'le', 'la'],
@@ -140,6 +156,7 @@ const TEMPLATES = {
     the: 'le',
     take_item: ['prends', 'porte'],
     style: ['dans', 'depuis', 'comme', 'avec'],
+    with: 'avec',
   },
 } as const;
 
@@ -175,17 +192,17 @@ function candidates(story: Story, state: GameState, language: PlayLanguage): Spe
   switch (m.type) {
     case 'Reward': {
       for (const r of m.rewards) {
-        const names: string[] = [];
+        const names: string[][] = [];
         for (const id of r.item_ids) {
           const it = story.items.find((x) => x.id === id);
-          if (it) names.push(...callNames(story, localize(it.name, language), it.aliases, lang));
+          if (it) names.push(callNames(story, localize(it.name, language), it.aliases, lang));
         }
         for (const id of r.character_ids) {
           const c = story.characters.find((x) => x.id === id);
-          if (c) names.push(...callNames(story, c.name, c.aliases, lang));
+          if (c) names.push(callNames(story, c.name, c.aliases, lang));
         }
-        for (const d of r.dynamic_rewards) names.push(localize(d.name, language), ...phrases(d.match, lang));
-        if (names.length) out.push(pattern('reward', [{ options: t.take, optional: true }, { options: [...new Set(names)] }]));
+        for (const d of r.dynamic_rewards) names.push([localize(d.name, language), ...phrases(d.match, lang)]);
+        if (names.length) out.push(pattern('reward', [{ options: t.take, optional: true }, named(names)]));
       }
       break;
     }
@@ -193,39 +210,45 @@ function candidates(story: Story, state: GameState, language: PlayLanguage): Spe
       const items = state.items.map((i) => ({ i, names: callNames(story, i.name, story.items.find((x) => x.id === i.blueprint_item_id)?.aliases ?? [], lang) }));
       const members = state.characters.filter((c) => c.is_selected_in_assemble);
       if (items.length && members.length) {
-        const itemNames = [...new Set(items.flatMap((x) => x.names))];
-        const who = [...new Set(members.flatMap((c) => charNames(c.blueprint_character_id, c.name)))];
-        out.push(pattern('equip', [{ options: t.give }, { options: itemNames }, { options: [t.to] }, { options: who }]));
+        const itemNames = named(items.map((x) => x.names));
+        const who = named(members.map((c) => charNames(c.blueprint_character_id, c.name)));
+        out.push(pattern('equip', [{ options: t.give }, itemNames, { options: [t.to] }, who]));
         // The character first: an item named after someone ("Essence of Ferrule") would otherwise name its holder.
-        out.push(pattern('equip', [{ options: who }, { options: t.take_item }, { options: itemNames }]));
+        out.push(pattern('equip', [who, { options: t.take_item }, itemNames]));
       }
       break;
     }
     case 'Assemble': {
       const alive = state.characters.filter((c) => c.current_health > 0);
-      const who = [...new Set(alive.flatMap((c) => charNames(c.blueprint_character_id, c.name)))];
+      const who = named(alive.map((c) => charNames(c.blueprint_character_id, c.name)));
       const n = Math.max(1, m.max_number_of_characters ?? 1);
-      for (let size = n; size >= 1 && who.length; size--) {
-        const parts: PatternPart[] = [{ options: who }];
-        for (let k = 1; k < size; k++) parts.push({ options: [t.and], optional: true }, { options: who });
+      for (let size = n; size >= 1 && who.options.length; size--) {
+        const parts: PatternPart[] = [who];
+        // "Orla, Tam and Ferrule": the last "and" is said, the others usually not.
+        for (let k = 1; k < size; k++) parts.push({ options: [t.and], optional: true, prefer: k === size - 1 }, who);
         out.push({ ...pattern('team', parts), example: alive.slice(0, size).map((c) => c.name).join(` ${t.and} `) });
       }
       break;
     }
     case 'Battle': {
       if (!v) break;
+      // A style, said after the move: its preposition and word together ("with panache"), or neither.
+      // Each style's first word is its plain one.
+      const style: PatternPart[] = styleWords.length
+        ? [{ options: t.style, optional: true, plain: [t.with], group: 'style' }, { ...named(v.styles.map((x) => phrases(x.match, lang))), optional: true, group: 'style' }]
+        : [];
       if (stage === 'defend') {
         const pm = currentMoment(state);
         const struck = state.characters.find((c) => c.id === pm?.pending_strike?.target_id);
-        const names = struck ? charNames(struck.blueprint_character_id, struck.name) : [];
+        const names = named(struck ? [charNames(struck.blueprint_character_id, struck.name)] : []);
         const defendVerbs = [...phrases(v.defend, lang)];
-        out.push(pattern('defend', [...(names.length ? [{ options: names, optional: true }] : []), { options: defendVerbs }, ...(styleWords.length ? [{ options: t.style, optional: true }, { options: styleWords, optional: true }] : [])]));
+        out.push(pattern('defend', [...(names.options.length ? [{ ...names, optional: true, prefer: true }] : []), { options: defendVerbs }, ...style]));
       } else {
         const foes = state.opponents.filter((o) => o.player_moment_id === currentMoment(state)?.id && o.current_health > 0);
-        const targets = [...new Set(foes.flatMap((o) => charNames(o.blueprint_character_id, o.name)))];
-        const actors = [...new Set(team.flatMap((c) => charNames(c.blueprint_character_id, c.name)))];
-        if (targets.length) {
-          out.push(pattern('attack', [...(actors.length ? [{ options: actors, optional: true }] : []), { options: [...phrases(v.attack, lang)] }, { options: [t.the], optional: true }, { options: targets }, ...(styleWords.length ? [{ options: t.style, optional: true }, { options: styleWords, optional: true }] : [])]));
+        const targets = named(foes.map((o) => charNames(o.blueprint_character_id, o.name)));
+        const actors = named(team.map((c) => charNames(c.blueprint_character_id, c.name)));
+        if (targets.options.length) {
+          out.push(pattern('attack', [...(actors.options.length ? [{ ...actors, optional: true, prefer: true }] : []), { options: [...phrases(v.attack, lang)] }, { options: [t.the], optional: true, prefer: true }, targets, ...style]));
         }
       }
       break;
@@ -237,13 +260,13 @@ function candidates(story: Story, state: GameState, language: PlayLanguage): Spe
         // Every level's answers: the right one, and the others as the wrong guesses a player may make.
         for (const a of new Set(rules.difficulties.flatMap((d) => phrases(d.answers, lang)))) out.push({ ...pattern('riddle', [{ options: t.it_is, optional: true }, { options: [a] }]) });
       } else {
-        const who = [...new Set(team.flatMap((c) => charNames(c.blueprint_character_id, c.name)))];
+        const who = named(team.map((c) => charNames(c.blueprint_character_id, c.name)));
         const levels = [...new Set(rules.difficulties.flatMap((d) => phrases(d.match, lang)))];
         const bets: string[] = [];
         for (let b = rules.min_bet; b <= rules.max_bet; b++) bets.push(numberWord(b, lang));
-        if (who.length && levels.length && bets.length) {
-          out.push(pattern('bet', [{ options: who }, { options: levels }, { options: [t.bet] }, { options: bets }]));
-          out.push(pattern('bet', [{ options: who }]), pattern('bet', [{ options: levels }]), pattern('bet', [{ options: [t.bet] }, { options: bets }]));
+        if (who.options.length && levels.length && bets.length) {
+          out.push(pattern('bet', [who, { options: levels }, { options: [t.bet] }, { options: bets }]));
+          out.push(pattern('bet', [who]), pattern('bet', [{ options: levels }]), pattern('bet', [{ options: [t.bet] }, { options: bets }]));
         }
       }
       break;

@@ -32,6 +32,18 @@ describe('match: what the player meant', () => {
     expect(got?.score).toBeLessThan(1);
   });
 
+  it('never takes one familiar word for another a letter away, in English', () => {
+    const thanks = compileMatcher([{ id: 'take', phrases: ['yes', 'thanks', 'thank you'] }, { id: 'bell', phrases: ['bell'] }], 'en');
+    // "think" is one edit from "thank": before, "Hmm, let me think" took the reward offered with "thanks".
+    for (const heard of ['Hmm, let me think', 'I think so', 'let me think about it', 'the ball']) expect(idOf(thanks, heard), heard).toBeNull();
+    expect(idOf(thanks, 'thanks a lot')).toBe('take');
+    // A typo that makes no familiar word is still one ("thnaks"), and so is a mishearing that sounds the same.
+    expect(idOf(thanks, 'thnaks')).toBe('take');
+    expect(idOf(thanks, 'the belle')).toBe('bell');
+    // French has no such list: "pense" and "panse" stay one edit apart and match as before.
+    expect(compileMatcher([{ id: 'x', phrases: ['panse'] }], 'fr').match('pense')?.id).toBe('x');
+  });
+
   it('tolerates mishearings that sound alike', () => {
     expect(idOf(en, 'the read door')).toBe('red');
     expect(idOf(en, 'I want to speak with the nite')).toBe('knight');

@@ -6,6 +6,7 @@
 // "doom" ~ "door"), double negation, and ranking by how much of the utterance a phrase explains (score comes first, so
 // "door" at 1.0 beats "red door" heard as "read door" at 0.8).
 import { type Phrases } from '../../story/format.js';
+import { isFamiliar } from './familiar.js';
 import { SCORES, fuzzyScore, phoneticKey } from './fuzzy.js';
 import { type Lang, STOPWORDS } from './lexicon.js';
 import { analyze, normalize, type Token } from './normalize.js';
@@ -53,6 +54,8 @@ interface VocabWord {
   readonly canonical: string | undefined;
   readonly key: string;
   readonly stop: boolean;
+  /** A familiar English word (familiar.ts): never a typo of another familiar word. */
+  readonly familiar: boolean;
 }
 
 interface CompiledPhrase {
@@ -262,6 +265,7 @@ class CompiledMatcher implements Matcher {
       canonical: this.synonyms.canonical(token),
       key: keyOf(token, this.lang),
       stop: this.stopwords.has(token),
+      familiar: isFamiliar(token, this.lang),
     });
     this.vocabIndex.set(token, id);
     return id;
@@ -275,13 +279,15 @@ class CompiledMatcher implements Matcher {
     const canonical = this.synonyms.canonical(token);
     const stop = this.stopwords.has(token);
     const key = stop ? '' : keyOf(token, this.lang);
+    const familiarToken = isFamiliar(token, this.lang);
     for (let v = 0; v < this.vocab.length; v += 1) {
       const word = this.vocab[v];
       if (word === undefined) continue;
       let score = word.text === token ? SCORES.exact : 0;
       if (score === 0 && canonical !== undefined && canonical === word.canonical) score = SCORES.synonym;
       if (score === 0 && !stop && !word.stop) {
-        score = fuzzyScore(token, word.text);
+        // Two familiar words that differ are two words ("think", "thank"), whatever their spelling distance.
+        if (!(familiarToken && word.familiar)) score = fuzzyScore(token, word.text);
         if (score === 0 && key !== '' && key === word.key) score = SCORES.phonetic;
       }
       row[v] = score;
