@@ -23,16 +23,17 @@ it('finds a sentence for every decision, speaks them in three voices and scores 
 }, 480_000); // 60-120 s on 2 busy cores; bounded by the story (93 sentence x voice decodes)
 
 // The Clockwork Siege: every decision speakable (battle attacks and each fighter's defence, bets, riddles, equip), and
-// no sentence heard as another decision. Its score is below #13's goal of 90 (157-163 of 201 measured in session 6:
-// the one-word riddle answers and the m7 voice's attacks are missed, not confused): the floor guards what is reached.
+// no sentence heard as another decision. Its score is below #13's goal of 90 (157-163 of 201 measured in session 6,
+// 170 in session 14, 177 in session 15 once generated sentences were said as a player would: the m7 voice's bets and
+// attacks and the wrong guess "it is the spring" are missed, not confused): the floor guards what is reached.
 it('speaks The Clockwork Siege and never confuses a decision', async () => {
-  const { stdout } = await run('node', ['bin/looptale.js', 'story', 'lint-speech', 'fixtures/stories/clockwork-siege/story.json', '--json', '--min-score', '70'], { maxBuffer: 1 << 24 });
+  const { stdout } = await run('node', ['bin/looptale.js', 'story', 'lint-speech', 'fixtures/stories/clockwork-siege/story.json', '--json', '--min-score', '85'], { maxBuffer: 1 << 24 });
   const r = JSON.parse(stdout) as SpeechLintReport;
   expect(r.moments.every((m) => m.reached && m.unspeakable.length === 0 && m.actions > 0)).toBe(true);
   expect(r.moments.some((m) => m.stage.startsWith('defend:'))).toBe(true);
   expect(r.moments.some((m) => m.stage.startsWith('riddle:'))).toBe(true);
   expect(r.confused).toBe(0);
-  expect(r.score).toBeGreaterThanOrEqual(70);
+  expect(r.score).toBeGreaterThanOrEqual(85);
 }, 600_000); // 60-180 s on 2 busy cores (201 sentence x voice decodes)
 
 it('refuses French without a transcription server, naming the variable', async () => {

@@ -119,7 +119,7 @@ describe('coverage of the decisions the engine accepts', () => {
     // commander as lunge" (a preposition and another fighter's style word), "Idris Holt parry as fencing".
     expect(team).toContain('Idris Holt Tam Wick and Orla Vance');
     expect(moves).toContain('Orla Vance attack The Bellows Knight');
-    expect(moves).toContain('Ferrule smash the Scrapjaw');
+    expect(moves).toContain('Ferrule smash Scrapjaw');
     expect(defend).toContain('Idris Holt block with flourish');
     for (const text of [...team, ...moves, ...defend]) {
       expect(text, text).not.toMatch(/\b(\w+) \1\b/i);

@@ -248,7 +248,7 @@ function candidates(story: Story, state: GameState, language: PlayLanguage): Spe
         const targets = named(foes.map((o) => charNames(o.blueprint_character_id, o.name)));
         const actors = named(team.map((c) => charNames(c.blueprint_character_id, c.name)));
         if (targets.options.length) {
-          out.push(pattern('attack', [...(actors.options.length ? [{ ...actors, optional: true, prefer: true }] : []), { options: [...phrases(v.attack, lang)] }, { options: [t.the], optional: true, prefer: true }, targets, ...style]));
+          out.push(pattern('attack', [...(actors.options.length ? [{ ...actors, optional: true, prefer: true }] : []), { options: [...phrases(v.attack, lang)] }, { options: [t.the], optional: true }, targets, ...style]));
         }
       }
       break;
@@ -258,7 +258,7 @@ function candidates(story: Story, state: GameState, language: PlayLanguage): Spe
       if (!rules) break;
       if (stage === 'riddle') {
         // Every level's answers: the right one, and the others as the wrong guesses a player may make.
-        for (const a of new Set(rules.difficulties.flatMap((d) => phrases(d.answers, lang)))) out.push({ ...pattern('riddle', [{ options: t.it_is, optional: true }, { options: [a] }]) });
+        for (const a of new Set(rules.difficulties.flatMap((d) => phrases(d.answers, lang)))) out.push({ ...pattern('riddle', [{ options: t.it_is, optional: true, prefer: true }, { options: [a] }]) });
       } else {
         const who = named(team.map((c) => charNames(c.blueprint_character_id, c.name)));
         const levels = [...new Set(rules.difficulties.flatMap((d) => phrases(d.match, lang)))];
