@@ -11,7 +11,7 @@ import { localize } from '../story/text.js';
 import { currentMoment, currentRun, type GameState } from '../run/state.js';
 import { compileStory, type CompiledMoment, type CompiledStory } from './compile.js';
 import type { Decision, DecisionInput } from './decision.js';
-import { compileMatcher, firstNumberIn, type Matcher, type MatchResult } from './text/match.js';
+import { amountIn, compileMatcher, type Matcher, type MatchResult } from './text/match.js';
 import { brainSay } from './texts.js';
 
 export type BrainInput = {
@@ -286,7 +286,7 @@ function decideUpgrade(c: Ctx): DecisionInput {
   const team = s.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0);
   const who = mentionedCharacters(c, team)[0];
   const level = c.cm.difficulties.match(c.heard);
-  const amount = firstNumberIn(c.heard, c.cs.lang);
+  const amount = amountIn(c.heard, c.cs.lang);
   if (!who && !level && amount === undefined) return fallbackOr(c, brainSay('bet_ask', c.lang));
   const character_id = who?.id ?? bet?.character_id ?? undefined;
   const lvl = level?.id ?? bet?.level ?? undefined;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEGATORS, STOPWORDS } from './lexicon.js';
-import { type Candidate, compileMatcher, findMentions, type Matcher, phrasesFor } from './match.js';
+import { amountIn, type Candidate, compileMatcher, findMentions, type Matcher, phrasesFor } from './match.js';
 import { normalize } from './normalize.js';
 import { NUMBER_WORDS } from './numbers.js';
 import { withStorySynonyms } from './synonyms.js';
@@ -40,6 +40,9 @@ describe('match: what the player meant', () => {
     // A typo that makes no familiar word is still one ("thnaks"), and so is a mishearing that sounds the same.
     expect(idOf(thanks, 'thnaks')).toBe('take');
     expect(idOf(thanks, 'the belle')).toBe('bell');
+    // Nor two familiar words whose rough sound keys agree but whose spellings do not ("what", "wait"); a homophone
+    // spelt nearly the same still is one ("the read door" is the red door, below).
+    expect(idOf(compileMatcher([{ id: 'stop', phrases: ['stop', 'wait'] }], 'en'), 'Sorry, what did you say?')).toBeNull();
     // French has no such list: "pense" and "panse" stay one edit apart and match as before.
     expect(compileMatcher([{ id: 'x', phrases: ['panse'] }], 'fr').match('pense')?.id).toBe('x');
   });
@@ -120,6 +123,21 @@ describe('match: numbers', () => {
     expect(idOf(fr, 'je parie 3')).toBe('3');
     expect(idOf(fr, 'je parie une')).toBe('1');
     expect(idOf(fr, 'une pièce')).toBeNull();
+  });
+
+  it('reads the one amount a bet names, not counting aloud nor a pronoun "one"', () => {
+    expect(amountIn('Ferrule, easy, I bet one', 'en')).toBe(1);
+    expect(amountIn('I bet three on Orla', 'en')).toBe(3);
+    expect(amountIn('two', 'en')).toBe(2);
+    expect(amountIn('two, I said two', 'en')).toBe(2);
+    // Before, each of these was a bet of the first number heard.
+    expect(amountIn('One, two, three, four, five', 'en')).toBeUndefined();
+    expect(amountIn('Check, one two, one two', 'en')).toBeUndefined();
+    expect(amountIn('Could you say that one more time?', 'en')).toBeUndefined();
+    expect(amountIn("Hmm, that's a tough one", 'en')).toBeUndefined();
+    expect(amountIn('the one on the left', 'en')).toBeUndefined();
+    expect(amountIn('je mise deux', 'fr')).toBe(2);
+    expect(amountIn('un, deux, trois', 'fr')).toBeUndefined();
   });
 
   it('reads compound numbers as one', () => {

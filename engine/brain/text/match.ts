@@ -7,7 +7,7 @@
 // "door" at 1.0 beats "red door" heard as "read door" at 0.8).
 import { type Phrases } from '../../story/format.js';
 import { isFamiliar } from './familiar.js';
-import { SCORES, fuzzyScore, phoneticKey } from './fuzzy.js';
+import { SCORES, fuzzyScore, osaDistance, phoneticKey } from './fuzzy.js';
 import { type Lang, STOPWORDS } from './lexicon.js';
 import { analyze, normalize, type Token } from './normalize.js';
 import { builtinSynonyms, type SynonymTable } from './synonyms.js';
@@ -188,7 +188,7 @@ interface Utterance {
   readonly entries: Map<number, Entry>;
   en: readonly Token[] | null;
   fr: readonly Token[] | null;
-  /** firstNumberIn per language: undefined until asked, null when there is none. */
+  /** amountIn per language: undefined until asked, null when there is none. */
   enNumber: number | null | undefined;
   frNumber: number | null | undefined;
 }
@@ -216,14 +216,26 @@ function utterance(heard: string): Utterance {
   return u;
 }
 
-/** The first number among the words once normalised ("three" -> 3), if any; kept with the utterance. */
-export function firstNumberIn(heard: string, lang: Lang): number | undefined {
+/** Words after which "one" is a pronoun ("that one", "a tough one", "the one on the left"), not an amount. */
+const ONE_AFTER: Readonly<Record<Lang, ReadonlySet<string>>> = {
+  en: new Set(['a', 'an', 'the', 'that', 'this', 'which', 'each', 'every', 'any', 'no', 'another', 'other']),
+  fr: new Set(),
+};
+
+/**
+ * The one amount the words name once normalised ("I bet three" -> 3), if any; kept with the utterance. None when they
+ * name several different numbers (counting aloud, "one, two, one two", a phone number) or only a pronoun "one" (within
+ * two words of "that", "a", "the"...: "say that one more time", "that's a tough one").
+ */
+export function amountIn(heard: string, lang: Lang): number | undefined {
   const u = utterance(heard);
   const key = lang === 'fr' ? 'frNumber' : 'enNumber';
   let v = u[key];
   if (v === undefined) {
-    const n = normalize(heard, lang).find((t) => /^\d+$/.test(t));
-    v = n === undefined ? null : Number(n);
+    const tokens = normalize(heard, lang);
+    const pronoun = (i: number): boolean => tokens[i] === '1' && [tokens[i - 1], tokens[i - 2]].some((t) => t !== undefined && ONE_AFTER[lang].has(t));
+    const numbers = new Set(tokens.filter((t, i) => /^\d+$/.test(t) && !pronoun(i)).map(Number));
+    v = numbers.size === 1 ? ([...numbers][0] ?? null) : null;
     u[key] = v;
   }
   return v ?? undefined;
@@ -286,9 +298,11 @@ class CompiledMatcher implements Matcher {
       let score = word.text === token ? SCORES.exact : 0;
       if (score === 0 && canonical !== undefined && canonical === word.canonical) score = SCORES.synonym;
       if (score === 0 && !stop && !word.stop) {
-        // Two familiar words that differ are two words ("think", "thank"), whatever their spelling distance.
-        if (!(familiarToken && word.familiar)) score = fuzzyScore(token, word.text);
-        if (score === 0 && key !== '' && key === word.key) score = SCORES.phonetic;
+        // Two familiar words that differ are two words ("think", "thank"), unless they sound the same and are spelt
+        // nearly so ("read", "red"): "what" is not "wait", though their rough sound keys are the same.
+        const familiarPair = familiarToken && word.familiar;
+        if (!familiarPair) score = fuzzyScore(token, word.text);
+        if (score === 0 && key !== '' && key === word.key && (!familiarPair || osaDistance(token, word.text, 1) <= 1)) score = SCORES.phonetic;
       }
       row[v] = score;
     }
