@@ -12,7 +12,8 @@
 //     people through?).
 // Two disjoint halves: `tuning` (the fixture voices, tuning texts: what the system may be tuned on) and `held_out`
 // (other accents, variants, speeds, noise colours, a room, and other texts). Also the time to understand a clip,
-// the 10 worst confusions, and (BENCH_VU_LATENCY=1) the first reply audio at 1 talker over the real server.
+// the 10 worst confusions, the same texts typed (`typed`: what the brain alone decides), and (BENCH_VU_LATENCY=1)
+// the first reply audio at 1 talker over the real server.
 // Knobs: BENCH_VU_CODE (root of the code under test: a pristine checkout gives the BEFORE figures), BENCH_VU_SETS
 // (tuning,held_out,human), BENCH_VU_STORIES, BENCH_VU_KINDS, BENCH_VU_DUMP (a JSONL file of every judged clip, with
 // the system's features, for tuning), BENCH_VU_NON_ANSWER_VOICES (voices per non-answer and stage; all by default),
@@ -131,6 +132,32 @@ function report(judged: readonly Judged[]): Record<string, unknown> {
     }
   }
   return { ...out, goals_met_per_story_and_voice: misses.length === 0, goals_missed: misses };
+}
+
+/** The same texts typed (what the brain decides from a keyboard, the native wrapper's own transcription or an HTTP
+ *  recogniser's words, with no speech recognition in the way), each (story, stage, text) once: non-answers the brain
+ *  reads as an answer, and paraphrases it reads as meant. */
+function typed(judged: readonly Judged[]): Record<string, unknown> {
+  const seen = new Set<string>();
+  const na = { n: 0, decided: 0, examples: [] as string[] };
+  const para = { n: 0, right: 0 };
+  for (const j of judged) {
+    const key = `${j.story}|${j.stage}|${j.text}`;
+    if (seen.has(key)) continue;
+    if (j.typed_decides !== null) {
+      seen.add(key);
+      na.n++;
+      if (j.typed_decides) {
+        na.decided++;
+        if (na.examples.length < 10) na.examples.push(`"${j.text}" at ${j.stage}`);
+      }
+    } else if (j.typed_right !== null) {
+      seen.add(key);
+      para.n++;
+      if (j.typed_right) para.right++;
+    }
+  }
+  return { non_answers: na, paraphrases: { ...para, right_rate: para.n ? round(para.right / para.n, 3) : null } };
 }
 
 /** The 10 most frequent mistakes: (stage, meant, got), with examples of what was said and heard. */
@@ -298,6 +325,7 @@ export async function run(): Promise<Record<string, unknown>> {
       out[set] = {
         ...report(judged),
         worst_confusions: confusions(judged),
+        typed: typed(judged),
         understand_ms: summarize(judged.map((j) => j.ms), 1),
       };
     }
