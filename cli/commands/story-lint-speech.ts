@@ -59,7 +59,8 @@ decision they leave out (up to 6 per stage), are spoken by eSpeak NG in three vo
 and verification; STT_BASE_URL when set). Right means the brain decides the same from what was heard as from the typed
 sentence. Problems reported: UNSPEAKABLE (a decision no sentence reaches: add a say sentence or words to the story),
 CONFUSED (heard as another decision: reword it), NOT RECOGNISED (a miss: the player would be asked again), MATCHES
-NOTHING (a say sentence that decides nothing where the bots reached the moment). Exit 1 on an unspeakable decision, a
+NOTHING (a say sentence that decides nothing where the bots reached the moment), and as a warning SMALL TALK TAKEN
+(everyday talk, "Hold on", "Oh well", that typed decides something here). Exit 1 on an unspeakable decision, a
 confusion, or a score under --min-score (default 90).
 
 Examples:

@@ -35,6 +35,8 @@ export type MomentLint = {
   unspeakable: string[];
   /** The story's sentences that, typed, decide nothing at any stage of the moment. */
   unmatched: string[];
+  /** Everyday talk (SMALL_TALK) that, typed, decides something here, and what it decides. */
+  small_talk: { text: string; decides: string }[];
   right: number; total: number; score: number;
 };
 export type SpeechLintReport = {
@@ -45,6 +47,25 @@ export type SpeechLintReport = {
   confused: number;
   not_recognised: number;
   unspeakable: number;
+  /** Everyday talk taken as a decision (typed): a warning, not a failure. */
+  small_talk_taken: number;
+};
+
+/**
+ * Everyday talk that is never an answer (asking to repeat, thinking aloud, counting, greetings, talk to someone else),
+ * tried typed at every stage: what decides something is reported, since a typing player, the native wrapper's own
+ * transcription or an HTTP recogniser would have it taken as an answer. Written for the lint, apart from the bench's
+ * sets (fixtures/speech/non-answers.json).
+ */
+export const SMALL_TALK: Readonly<Record<PlayLanguage, readonly string[]>> = {
+  english: ['Could you repeat that please?', 'What did you just say?', "Sorry, I didn't catch that", 'Speak up a bit',
+    'Hold on', 'Let me think for a second', "I'm not really sure", "I don't know what to say",
+    'Good afternoon', 'How are you doing?', 'Nice to meet you', 'One, two, three', 'Four, five, six, seven',
+    'Is this working?', 'Can you hear me now?', "I'll be back in a minute", "I'm thinking", "That's a good question",
+    'Never mind', 'Oh well', 'It is getting late', 'Where did I put my keys?'],
+  french: ['Tu peux répéter ?', "Qu'est-ce que tu as dit ?", 'Attends un peu', 'Je réfléchis', 'Je ne sais pas quoi dire',
+    'Bonjour', 'Comment ça va ?', 'Un, deux, trois', 'Tu m\'entends ?', 'Laisse tomber', 'Je reviens tout de suite',
+    'Il est tard'],
 };
 
 /** A short human label of what the brain decides from a text at a state. */
@@ -53,7 +74,13 @@ export function describeDecision(story: Story, state: GameState, text: string): 
   const name = (id: string | undefined): string =>
     (id && (state.characters.find((c) => c.id === id)?.name ?? state.opponents.find((o) => o.id === id)?.name ?? state.items.find((i) => i.id === id)?.name)) || '?';
   const parts: string[] = [];
+  // A reward taken by name: the name, not its id ("answer 'character:aef8...'").
+  const [kind = '', id = ''] = d.matched.split(/:(.*)/s);
+  const rewardName = kind === 'character' ? story.characters.find((c) => c.id === id)?.name
+    : kind === 'item' ? story.items.find((i) => i.id === id)?.name.en
+      : kind === 'dynamic_item' ? story.moments.flatMap((m) => m.rewards.flatMap((r) => r.dynamic_rewards)).find((x) => x.id === id)?.name.en : undefined;
   if (d.matched.startsWith('branch:')) parts.push(`branch to ${story.moments.find((m) => m.id === d.next_moment_id)?.name.en ?? d.next_moment_id ?? '?'}`);
+  else if (rewardName) parts.push(`reward ${rewardName}`);
   else if (d.matched) parts.push(`answer '${d.matched}'`);
   if (d.battle) parts.push(`${d.battle.kind} by ${name(d.battle.actor_id)}${d.battle.target_id ? ` on ${name(d.battle.target_id)}` : ''}${d.battle.thematic ? ' (thematic)' : ''}`);
   if (d.selection?.length) parts.push(`team ${d.selection.map(name).join(', ')}`);
@@ -109,7 +136,7 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
     const says = (language === 'french' ? (m.say?.fr ?? m.say?.en) : m.say?.en) ?? [];
     if (mine.length === 0) {
       if (says.length > 0 || m.answers.length > 0) {
-        moments.push({ id: m.id, name: m.name.en, type: m.type, stage: '', reached: false, sentences: [], actions: 0, unspeakable: [], unmatched: [], right: 0, total: 0, score: 100 });
+        moments.push({ id: m.id, name: m.name.en, type: m.type, stage: '', reached: false, sentences: [], actions: 0, unspeakable: [], unmatched: [], small_talk: [], right: 0, total: 0, score: 100 });
       }
       continue;
     }
@@ -119,7 +146,9 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
       const coverage = speakableCoverage(story, s.state, language);
       const lint: MomentLint = {
         id: m.id, name: m.name.en, type: m.type, stage: s.stage, reached: true, sentences: [], actions: coverage.length,
-        unspeakable: coverage.filter((c) => !c.sentence).map((c) => c.action), unmatched: k === 0 ? unmatched : [], right: 0, total: 0, score: 0,
+        unspeakable: coverage.filter((c) => !c.sentence).map((c) => c.action), unmatched: k === 0 ? unmatched : [],
+        small_talk: SMALL_TALK[language].filter((t) => decides(decideTyped(story, s.state, t))).map((t) => ({ text: t, decides: describeDecision(story, s.state, t) })),
+        right: 0, total: 0, score: 0,
       };
       for (const t of sentencesOf(story, s.state, language, opts.generatedPerStage ?? 6)) {
         const sentence: SentenceLint = { text: t.text, authored: t.authored, expected: describeDecision(story, s.state, t.text), voices: [], right: 0 };
@@ -175,6 +204,7 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
     story: story.name, language, recogniser: opts.coverageOnly || !opts.listener ? 'none' : opts.listener.name, voices: opts.coverageOnly ? [] : profiles.map((p) => p.id), moments,
     right, total, score: total ? Math.round((right / total) * 1000) / 10 : 100, confused, not_recognised: notRecognised,
     unspeakable: moments.reduce((n, m) => n + m.unspeakable.length, 0),
+    small_talk_taken: moments.reduce((n, m) => n + m.small_talk.length, 0),
   };
 }
 
@@ -203,10 +233,11 @@ export function formatSpeechLint(r: SpeechLintReport): string {
     }
     for (const t of m.unmatched) out.push(`      MATCHES NOTHING "${t}": typed, it decides nothing at any stage the bots reached here`);
     for (const u of m.unspeakable) out.push(`      UNSPEAKABLE ${u}: no sentence a player can say reaches it (add one to say, or words to the story)`);
+    for (const t of m.small_talk) out.push(`      SMALL TALK TAKEN "${t.text}" (${t.decides}) when typed: reword the phrase or name it meets (an answer's phrase also yields to a decoy that fits more words)`);
   }
   out.push(r.voices.length
-    ? `Score ${r.right}/${r.total} (${r.score}%): ${r.confused} confused, ${r.not_recognised} not recognised, ${r.unspeakable} unspeakable, ${r.moments.reduce((n, m) => n + m.unmatched.length, 0)} matching nothing`
-    : `Coverage only (no speech): ${r.unspeakable} unspeakable, ${r.moments.reduce((n, m) => n + m.unmatched.length, 0)} matching nothing`);
+    ? `Score ${r.right}/${r.total} (${r.score}%): ${r.confused} confused, ${r.not_recognised} not recognised, ${r.unspeakable} unspeakable, ${r.moments.reduce((n, m) => n + m.unmatched.length, 0)} matching nothing, ${r.small_talk_taken} small talk taken (a warning)`
+    : `Coverage only (no speech): ${r.unspeakable} unspeakable, ${r.moments.reduce((n, m) => n + m.unmatched.length, 0)} matching nothing, ${r.small_talk_taken} small talk taken (a warning)`);
   return `${out.join('\n')}\n`;
 }
 

@@ -136,6 +136,7 @@ describe('match: numbers', () => {
     expect(amountIn('Could you say that one more time?', 'en')).toBeUndefined();
     expect(amountIn("Hmm, that's a tough one", 'en')).toBeUndefined();
     expect(amountIn('the one on the left', 'en')).toBeUndefined();
+    expect(amountIn('Let me think for a second', 'en')).toBeUndefined();
     expect(amountIn('je mise deux', 'fr')).toBe(2);
     expect(amountIn('un, deux, trois', 'fr')).toBeUndefined();
   });

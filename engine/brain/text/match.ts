@@ -222,10 +222,14 @@ const ONE_AFTER: Readonly<Record<Lang, ReadonlySet<string>>> = {
   fr: new Set(),
 };
 
+/** Words after which a number is no amount: "a second", "a third" (ordinals normalise to digits). */
+const NO_AMOUNT_AFTER: Readonly<Record<Lang, ReadonlySet<string>>> = { en: new Set(['a', 'an']), fr: new Set() };
+
 /**
  * The one amount the words name once normalised ("I bet three" -> 3), if any; kept with the utterance. None when they
- * name several different numbers (counting aloud, "one, two, one two", a phone number) or only a pronoun "one" (within
- * two words of "that", "a", "the"...: "say that one more time", "that's a tough one").
+ * name several different numbers (counting aloud, "one, two, one two", a phone number), only a pronoun "one" (within
+ * two words of "that", "a", "the"...: "say that one more time", "that's a tough one") or a number right after "a"
+ * ("for a second").
  */
 export function amountIn(heard: string, lang: Lang): number | undefined {
   const u = utterance(heard);
@@ -234,7 +238,8 @@ export function amountIn(heard: string, lang: Lang): number | undefined {
   if (v === undefined) {
     const tokens = normalize(heard, lang);
     const pronoun = (i: number): boolean => tokens[i] === '1' && [tokens[i - 1], tokens[i - 2]].some((t) => t !== undefined && ONE_AFTER[lang].has(t));
-    const numbers = new Set(tokens.filter((t, i) => /^\d+$/.test(t) && !pronoun(i)).map(Number));
+    const noAmount = (i: number): boolean => pronoun(i) || NO_AMOUNT_AFTER[lang].has(tokens[i - 1] ?? '');
+    const numbers = new Set(tokens.filter((t, i) => /^\d+$/.test(t) && !noAmount(i)).map(Number));
     v = numbers.size === 1 ? ([...numbers][0] ?? null) : null;
     u[key] = v;
   }
