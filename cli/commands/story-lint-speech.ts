@@ -60,8 +60,8 @@ and verification; STT_BASE_URL when set). Right means the brain decides the same
 sentence. Problems reported: UNSPEAKABLE (a decision no sentence reaches: add a say sentence or words to the story),
 CONFUSED (heard as another decision: reword it), NOT RECOGNISED (a miss: the player would be asked again), MATCHES
 NOTHING (a say sentence that decides nothing where the bots reached the moment), and as a warning SMALL TALK TAKEN
-(everyday talk, "Hold on", "Oh well", that typed decides something here). Exit 1 on an unspeakable decision, a
-confusion, or a score under --min-score (default 90).
+(everyday talk, "Hold on", "Oh well", that typed decides something here: reword, or add the word to decoys). Exit 1
+on an unspeakable decision, a confusion, or a score under --min-score (default 90).
 
 Examples:
   $ looptale story lint-speech fixtures/stories/lantern-keeper/story.json

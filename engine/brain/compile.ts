@@ -94,7 +94,8 @@ export function compileStory(story: Story, lang: Lang): CompiledStory {
       // A style's own words only, not their built-in synonyms: "smash" is an aggressive style word and an attack verb,
       // and through the attack synonyms every "hit" or "strike" by an aggressive fighter would be in style.
       styles: v && v.styles.length ? compileMatcher(v.styles.map((s, i) => ({ id: `${s.tag}#${i}`, phrases: phr(s.match, lang) })), lang, { synonyms: NO_SYNONYMS[lang] }) : null,
-      decoys: story.decoys ? compileMatcher([{ id: 'decoy', phrases: phr(story.decoys, lang) }], lang) : null,
+      // One candidate per decoy, so that each is found where it is heard (scripted.ts decoyAt).
+      decoys: story.decoys ? compileMatcher(phr(story.decoys, lang).map((p, i) => ({ id: `decoy#${i}`, phrases: [p] })), lang) : null,
     };
     byLang.set(lang, c);
   }

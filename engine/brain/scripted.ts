@@ -81,6 +81,12 @@ function fallback(c: Ctx): DecisionInput {
   return base(c, said || brainSay('fallback', c.lang));
 }
 
+/** Whether a decoy (words that are never answers) fits better than a name or phrase matched from the same heard word:
+ *  more words, or as many heard more clearly. With "hold" a decoy, "Hold on a second" names no Captain Holt. */
+function decoyAt(c: Ctx, m: MatchResult): boolean {
+  return (c.cs.decoys?.matchAll(c.heard) ?? []).some((d) => d.start === m.start && (d.words > m.words || (d.words === m.words && d.score > m.score)));
+}
+
 /** The best authored answer, unless a decoy fits the words better. */
 function bestAnswer(c: Ctx): { rule: AnswerRule; match: MatchResult } | null {
   const match = c.cm.answers.match(c.heard);
@@ -129,6 +135,7 @@ function extraMatcher(c: Ctx, candidates: { id: string; phrases: string[] }[]): 
 function mentionedCharacters(c: Ctx, among: readonly PlayerCharacter[]): PlayerCharacter[] {
   const found: { at: number; ch: PlayerCharacter }[] = [];
   for (const m of c.cs.characters.mentions(c.heard)) {
+    if (decoyAt(c, m)) continue;
     const ch = among.find((x) => x.blueprint_character_id === m.id);
     if (ch) found.push({ at: m.start, ch });
   }
@@ -147,6 +154,7 @@ function mentionedItems(c: Ctx): PlayerItem[] {
   const items = c.input.state.items;
   const found: { at: number; it: PlayerItem }[] = [];
   for (const m of c.cs.items.mentions(c.heard)) {
+    if (decoyAt(c, m)) continue;
     const it = items.find((x) => x.blueprint_item_id === m.id);
     if (it) found.push({ at: m.start, it });
   }
@@ -212,7 +220,7 @@ function decideReward(c: Ctx): DecisionInput {
     kind === 'item' ? s.items.some((i) => i.blueprint_item_id === id)
       : kind === 'character' ? s.characters.some((x) => x.blueprint_character_id === id)
         : s.items.some((i) => i.acquired_in_blueprint_moment_id === c.m.id && i.blueprint_item_id === null);
-  const named = c.cm.rewards.matchAll(c.heard).map((x) => x.id).find((x) => {
+  const named = c.cm.rewards.matchAll(c.heard).filter((x) => !decoyAt(c, x)).map((x) => x.id).find((x) => {
     const [kind = '', id = ''] = x.split(':');
     return !owned(kind, id);
   });
@@ -285,7 +293,8 @@ function decideUpgrade(c: Ctx): DecisionInput {
   }
   const team = s.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0);
   const who = mentionedCharacters(c, team)[0];
-  const level = c.cm.difficulties.match(c.heard);
+  const heardLevel = c.cm.difficulties.match(c.heard);
+  const level = heardLevel && !decoyAt(c, heardLevel) ? heardLevel : null;
   const amount = amountIn(c.heard, c.cs.lang);
   if (!who && !level && amount === undefined) return fallbackOr(c, brainSay('bet_ask', c.lang));
   const character_id = who?.id ?? bet?.character_id ?? undefined;
@@ -304,7 +313,7 @@ function decideTalk(c: Ctx): DecisionInput {
   if (c.m.type === 'Crossroad') {
     const branch = c.cm.branches.match(c.heard);
     const answer = bestAnswer(c);
-    if (branch && (!answer || branch.words >= answer.match.words)) {
+    if (branch && !decoyAt(c, branch) && (!answer || branch.words >= answer.match.words)) {
       const t = c.m.transitions.find((x) => x.next_moment_id === branch.id);
       const reply = t?.reply?.length ? line(c, branch.id, t.reply) : brainSay('branch', c.lang, { label: t?.label ? localize(t.label, c.lang) : '' });
       return base(c, reply, { outcome: 'complete', next_moment_id: branch.id, score: 60, matched: `branch:${branch.id}` });

@@ -98,6 +98,24 @@ describe('battle style', () => {
   });
 });
 
+describe('decoys', () => {
+  it('keep everyday words from naming someone one letter away, and the name itself still names them', () => {
+    const json = JSON.parse(readFileSync('fixtures/stories/clockwork-siege/story.json', 'utf8')) as { decoys: { en: string[] } };
+    json.decoys.en.push('hold');
+    const withHold = Story.parse(json);
+    const reward = stage('Captain Holt Holds the Line', '');
+    const crossroad = stage('Foundry or Rooftops', '');
+    const sally = stage('The Sally Party', '');
+    // Without the decoy, "hold" is a typo of "Holt".
+    expect(decides(decideTyped(siege, reward, 'Hold on a second'))).toBe(true);
+    expect(decideTyped(siege, crossroad, 'Hold on a second').next_moment_id).toBeTruthy();
+    for (const s of [reward, crossroad, sally]) expect(decides(decideTyped(withHold, s, 'Hold on a second')), 'Hold on a second').toBe(false);
+    expect(decideTyped(withHold, reward, 'Holt').award?.reward_type).toBe('character');
+    expect(decideTyped(withHold, crossroad, 'Captain Holt').next_moment_id).toBe(decideTyped(siege, crossroad, 'Captain Holt').next_moment_id);
+    expect(decideTyped(withHold, sally, 'Idris Holt and Orla').selection).toHaveLength(2);
+  });
+});
+
 describe('coverage of the decisions the engine accepts', () => {
   it('finds a sentence for every decision at every stage of both fixture stories', () => {
     for (const [story, stages] of [[siege, siegeStages], [lantern, statesByStage(lantern, { runs: 10 })]] as const) {

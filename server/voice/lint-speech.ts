@@ -233,7 +233,7 @@ export function formatSpeechLint(r: SpeechLintReport): string {
     }
     for (const t of m.unmatched) out.push(`      MATCHES NOTHING "${t}": typed, it decides nothing at any stage the bots reached here`);
     for (const u of m.unspeakable) out.push(`      UNSPEAKABLE ${u}: no sentence a player can say reaches it (add one to say, or words to the story)`);
-    for (const t of m.small_talk) out.push(`      SMALL TALK TAKEN "${t.text}" (${t.decides}) when typed: reword the phrase or name it meets (an answer's phrase also yields to a decoy that fits more words)`);
+    for (const t of m.small_talk) out.push(`      SMALL TALK TAKEN "${t.text}" (${t.decides}) when typed: reword the phrase it meets, or add the everyday word to decoys`);
   }
   out.push(r.voices.length
     ? `Score ${r.right}/${r.total} (${r.score}%): ${r.confused} confused, ${r.not_recognised} not recognised, ${r.unspeakable} unspeakable, ${r.moments.reduce((n, m) => n + m.unmatched.length, 0)} matching nothing, ${r.small_talk_taken} small talk taken (a warning)`
