@@ -240,19 +240,20 @@ function decideReward(c: Ctx): DecisionInput {
   if (!pick) return answer ? answerDecision(c, answer.rule) : fallback(c);
   const [kind = '', id = ''] = pick.split(':');
   const reward_type = kind === 'character' ? 'character' : kind === 'item' ? 'item' : 'dynamic_item';
-  const name = rewardName(c, reward_type, id);
+  const name = rewardName(c.input.story, reward_type, id, c.lang);
   const reply = answer ? line(c, answer.rule.id, answer.rule.reply) : brainSay('reward', c.lang, { name });
   return base(c, reply, { outcome: 'complete', award: { reward_type, id }, emotion: 'happiness', intensity: 3, matched: answer?.rule.id ?? pick, score: answer?.rule.score ?? 60, perfect: answer?.rule.perfect ?? false });
 }
 
-function rewardName(c: Ctx, kind: string, id: string): string {
-  if (kind === 'character') return c.input.story.characters.find((x) => x.id === id)?.name ?? '';
+/** The name of a reward (a character, an item or a dynamic reward of the story), '' when the story has none by that id. */
+export function rewardName(story: Story, kind: string, id: string, lang: PlayLanguage): string {
+  if (kind === 'character') return story.characters.find((x) => x.id === id)?.name ?? '';
   if (kind === 'item') {
-    const it = c.input.story.items.find((x) => x.id === id);
-    return it ? localize(it.name, c.lang) : '';
+    const it = story.items.find((x) => x.id === id);
+    return it ? localize(it.name, lang) : '';
   }
-  const dr = c.m.rewards.flatMap((r) => r.dynamic_rewards).find((x) => x.id === id);
-  return dr ? localize(dr.name, c.lang) : '';
+  const dr = story.moments.flatMap((m) => m.rewards.flatMap((r) => r.dynamic_rewards)).find((x) => x.id === id);
+  return dr ? localize(dr.name, lang) : '';
 }
 
 function decideEquip(c: Ctx): DecisionInput {

@@ -10,6 +10,7 @@
 //      the typed sentence. CONFUSED (heard as another decision) fails the lint; NOT RECOGNISED (a miss) lowers the
 //      score.
 import { speakableCoverage } from '../../engine/brain/coverage.js';
+import { rewardName } from '../../engine/brain/scripted.js';
 import { decides, decideTyped, decisionKey, speakable } from '../../engine/brain/speakable.js';
 import type { GameState } from '../../engine/run/state.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
@@ -74,13 +75,10 @@ export function describeDecision(story: Story, state: GameState, text: string): 
   const name = (id: string | undefined): string =>
     (id && (state.characters.find((c) => c.id === id)?.name ?? state.opponents.find((o) => o.id === id)?.name ?? state.items.find((i) => i.id === id)?.name)) || '?';
   const parts: string[] = [];
-  // A reward taken by name: the name, not its id ("answer 'character:aef8...'").
-  const [kind = '', id = ''] = d.matched.split(/:(.*)/s);
-  const rewardName = kind === 'character' ? story.characters.find((c) => c.id === id)?.name
-    : kind === 'item' ? story.items.find((i) => i.id === id)?.name.en
-      : kind === 'dynamic_item' ? story.moments.flatMap((m) => m.rewards.flatMap((r) => r.dynamic_rewards)).find((x) => x.id === id)?.name.en : undefined;
+  // A reward taken by its name (the brain's `matched` is then "character:<id>"...): the name, not the id.
+  const byName = d.award && d.matched === `${d.award.reward_type}:${d.award.id}` ? rewardName(story, d.award.reward_type, d.award.id, 'english') : '';
   if (d.matched.startsWith('branch:')) parts.push(`branch to ${story.moments.find((m) => m.id === d.next_moment_id)?.name.en ?? d.next_moment_id ?? '?'}`);
-  else if (rewardName) parts.push(`reward ${rewardName}`);
+  else if (byName) parts.push(`reward ${byName}`);
   else if (d.matched) parts.push(`answer '${d.matched}'`);
   if (d.battle) parts.push(`${d.battle.kind} by ${name(d.battle.actor_id)}${d.battle.target_id ? ` on ${name(d.battle.target_id)}` : ''}${d.battle.thematic ? ' (thematic)' : ''}`);
   if (d.selection?.length) parts.push(`team ${d.selection.map(name).join(', ')}`);

@@ -355,7 +355,8 @@ export class SpeechUnderstanding {
     const margin = Math.min(pick.margin ?? -Infinity, ...unheard.map((i) => pick.verification?.words[i]?.margin ?? 0));
     const keyWords = [...pick.keyWords, ...unheard.map((i) => words[i] ?? '')];
     const needed = neededMargin(t, { strict: endsRun(req.story, pick.decision), source: pick === a ? 'grammar' : 'lm', authored, model: view, move: isMove(pick.decision), unopposed: pick === b && unopposed, sentence: pick === b && sentence, ...(pick === b && fluency !== undefined ? { fluency } : {}), ...(pick === a && free !== null ? { brief: isBrief(a.text, b.text) } : {}) });
-    const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...(pick === b && unopposed ? { unopposed } : {}), ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts };
+    const fluent = fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {};
+    const extra: Partial<Evidence> = { verification: pick.verification, key_words: keyWords, margin: Number.isFinite(margin) ? margin : null, authored, source: pick === a ? ('grammar' as const) : ('lm' as const), ...(pick === a && rescued ? { rescued } : {}), ...(pick === b && unopposed ? { unopposed } : {}), ...fluent, ...texts };
     // Agreement is known only when the model was decoded.
     if (free !== null || needModel) Object.assign(extra, { agree, other: pick === a ? b.margin : a.margin, view });
     const taken = (text: string, ev: Partial<Evidence>): Understood => ({ ok: true, text, recogniser: 'pocketsphinx', ...ev, verification: ev.verification ?? null, key_words: ev.key_words ?? [], margin: ev.margin ?? null });
@@ -366,7 +367,7 @@ export class SpeechUnderstanding {
     // (policy.ts `model_sentence`).
     const other = pick === a && !agree && b.decision !== null && sentence && !endsRun(req.story, b.decision) && (b.margin ?? -Infinity) >= t.model_sentence;
     if (!other) return miss('unsure', pick.text, extra);
-    return taken(b.text, { verification: b.verification, key_words: b.keyWords, margin: b.margin, authored: false, source: 'lm', ...(fluency !== undefined ? { fluency: Math.round(fluency * 1000) / 1000 } : {}), ...texts, agree, other: a.margin, view });
+    return taken(b.text, { verification: b.verification, key_words: b.keyWords, margin: b.margin, authored: false, source: 'lm', ...fluent, ...texts, agree, other: a.margin, view });
   }
 
   /** What the model heard, seen from the grammar's decision (policy.ts ModelView). */
