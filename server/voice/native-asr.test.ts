@@ -97,13 +97,30 @@ describe.runIf(binary.ok)('looptale-asr: persistent pocketsphinx decoders', () =
     expect(pool.spawned).toBe(before + 2);
   });
 
+  it('decodes with a front end of the request (frame rate, warp) on a decoder of its own, the default one unchanged', async () => {
+    const plain = await pool.decode({ files: grammar }, tide, 30_000);
+    const fast = await pool.decode({ files: grammar, args: ['-beam', '1e-80', '-wbeam', '1e-60', '-pbeam', '1e-80', '-frate', '150'] }, tide, 30_000);
+    const warped = await pool.decode({ files: grammar, args: ['-beam', '1e-80', '-wbeam', '1e-60', '-pbeam', '1e-80', '-warp_params', '1.15'] }, tide, 30_000);
+    expect(fast?.map((u) => u.hyp)).toEqual(['down to the tide caves']);
+    expect(warped?.map((u) => u.hyp)).toEqual(['down to the tide caves']);
+    // 150 frames a second: the same words over about half as many frames again (the silence the decoder drops and
+    // the words' edges move a little).
+    const last = (r: typeof plain): number => r?.[0]?.words.at(-1)?.end ?? 0;
+    expect(last(fast) / last(plain)).toBeGreaterThan(1.25);
+    expect(last(fast) / last(plain)).toBeLessThan(1.75);
+    // Another warp of the same frames: other acoustic scores.
+    expect(warped?.[0]?.words.map((w) => w.ascr)).not.toEqual(plain?.[0]?.words.map((w) => w.ascr));
+    // The default decoder is not changed by them.
+    expect(await pool.decode({ files: grammar }, tide, 30_000)).toEqual(plain);
+  });
+
   it('refuses bad requests and goes on', async () => {
     const p = spawn(binary.ok ? binary.path : '', [join(DEFAULT_MODEL_DIR, 'en-us')], { stdio: ['pipe', 'pipe', 'ignore'] });
     const lines = createInterface({ input: p.stdout });
     const answers: unknown[] = [];
     const done = new Promise<void>((ok) => lines.on('line', (l) => {
       answers.push(JSON.parse(l));
-      if (answers.length === 9) ok();
+      if (answers.length === 11) ok();
     }));
     const audio = Buffer.from(tide.buffer, tide.byteOffset, tide.byteLength).toString('base64');
     p.stdin.write([
@@ -114,13 +131,15 @@ describe.runIf(binary.ok)('looptale-asr: persistent pocketsphinx decoders', () =
       `e\tjsgf\t${grammar.gram}\t${grammar.dict}\t\tnot base64!`,
       `f\tjsgf\t${join(dir, 'missing.gram')}\t${grammar.dict}\t\t${audio}`,
       `g\tlm\t${grammar.gram}\t${grammar.dict}\t\t${audio}`,
+      `i\tjsgf\t${grammar.gram}\t${grammar.dict}\t-frate 1000\t${audio}`,
+      `j\tjsgf\t${grammar.gram}\t${grammar.dict}\t-warp_params\t${audio}`,
       `h\tjsgf\t${grammar.gram}\t${grammar.dict}\t-beam 1e-80 -wbeam 1e-60 -pbeam 1e-80\t${audio}`,
       '',
     ].join('\n'));
     await done;
     p.kill();
     expect(answers[0]).toMatchObject({ ready: true });
-    expect(answers.slice(1, 8).map((a) => (a as { ok: boolean }).ok)).toEqual([false, false, false, false, false, false, false]);
-    expect(answers[8]).toMatchObject({ id: 'h', ok: true, utts: [{ hyp: 'down to the tide caves' }] });
+    expect(answers.slice(1, 10).map((a) => (a as { ok: boolean }).ok)).toEqual([false, false, false, false, false, false, false, false, false]);
+    expect(answers[10]).toMatchObject({ id: 'h', ok: true, utts: [{ hyp: 'down to the tide caves' }] });
   });
 });

@@ -11,13 +11,15 @@
  *     carried over from earlier audio; the dither's random generator is reseeded, the front end reset;
  *   - the audio is fed in blocks as pocketsphinx_continuous feeds it (its voice-activity detector drops the same
  *     silent frames; fed whole, the language model heard "the tide can you" for "... the tide caves");
- *   - one decoder per dictionary file (8 kept, ~3 MB of private memory each; the model loads in a few ms, its senone
+ *   - one decoder per dictionary file (16 kept, ~3 MB of private memory each; the model loads in a few ms, its senone
  *     file mapped and shared), loaded with exactly the request's words in their order, so homophones (a name's
  *     spelling variants: "ferrule", "ferule") tie as in a fresh process. One shared dictionary grown word by word tied
- *     them by the order earlier requests added words. Searches are kept per decoder by file, flags and mtime.
+ *     them by the order earlier requests added words. Searches are kept per decoder by file, flags and mtime. A
+ *     request's front-end flags (-frate, -warp_params) make a decoder of their own, beside the default one.
  * Protocol (stdin/stdout, one line each way per request):
  *   request:  id TAB kind TAB search-file TAB dict-file TAB flags TAB base64(PCM16LE mono 16 kHz) NL
- *             kind: jsgf | lm; flags: space-separated "-flag value" pairs among FLAGS below ("" = the defaults).
+ *             kind: jsgf | lm; flags: space-separated "-flag value" pairs among FLAGS and FE_FLAGS below ("" = the
+ *             defaults); a front-end flag (FE_FLAGS) selects a decoder of its own.
  *   answer:   {"id":..,"ok":true,"utts":[{"hyp":..,"score":..,"words":[{"word","start","end","ascr","lscr"}]}],
  *              "cpu_ms":..,"search":"cached"|"built"} (utts is [] when nothing was heard)
  *             or {"id":..,"ok":false,"error":".."}: a bad request is refused, the process goes on.
@@ -56,6 +58,16 @@ static const struct {
 };
 #define N_FLAGS (sizeof(FLAGS) / sizeof(FLAGS[0]))
 
+/* Front-end flags a request may set: they change the features, so a decoder is kept per dictionary and front end.
+ * -frate: frames a second (fast speech has phones shorter than the model's three 10 ms states); -warp_params: a
+ * vocal-tract-length warp of the frequency axis (inverse_linear: a voice with higher formants than the model's). */
+static const struct {
+    const char *name;
+    double min, max;
+} FE_FLAGS[] = {{"-frate", 50, 400}, {"-warp_params", 0.5, 2.0}};
+#define N_FE_FLAGS (sizeof(FE_FLAGS) / sizeof(FE_FLAGS[0]))
+#define MAX_FLAGS_LEN 1024
+
 static char **base_args;
 static int n_base_args;
 static double defaults[N_FLAGS];
@@ -76,12 +88,13 @@ typedef struct {
     unsigned long used;
 } search_t;
 
-#define MAX_DECODERS 8
+#define MAX_DECODERS 16
 #define MAX_SEARCHES 8
 typedef struct {
     ps_decoder_t *ps;
     cmd_ln_t *config;
     char *dict;
+    char *fe; /* the front-end flags it was made with ("" = the defaults) */
     time_t mtime;
     long mtime_ns;
     off_t size;
@@ -198,7 +211,37 @@ static int apply_flags(cmd_ln_t *config, const char *flags, const char **bad) {
     return 0;
 }
 
-/* ---- decoders, one per dictionary ---- */
+/* Splits a request's flags into the search's and the front end's (each "-flag value ..."); -1 on a front-end flag
+ * out of range or without a value, or flags too long. */
+static int split_flags(const char *flags, char *search, char *fe, const char **bad) {
+    char *copy = strdup(flags), *save = NULL;
+    int ok = strlen(flags) < MAX_FLAGS_LEN;
+    search[0] = fe[0] = '\0';
+    for (char *name = strtok_r(copy, " ", &save); ok && name; name = strtok_r(NULL, " ", &save)) {
+        char *value = strtok_r(NULL, " ", &save);
+        int f = -1;
+        for (size_t i = 0; i < N_FE_FLAGS; i++)
+            if (strcmp(FE_FLAGS[i].name, name) == 0) f = (int)i;
+        char *out = f >= 0 ? fe : search;
+        if (f >= 0) {
+            char *end = NULL;
+            double v = value ? strtod(value, &end) : 0;
+            if (!value || !end || *end || !(v >= FE_FLAGS[f].min && v <= FE_FLAGS[f].max)) ok = 0;
+        }
+        if (!ok) break;
+        if (out[0]) strcat(out, " ");
+        strcat(out, name);
+        if (value) {
+            strcat(out, " ");
+            strcat(out, value);
+        }
+    }
+    free(copy);
+    if (!ok && bad) *bad = flags;
+    return ok ? 0 : -1;
+}
+
+/* ---- decoders, one per dictionary and front end ---- */
 
 static void drop_search(decoder_t *d, int i) {
     ps_unset_search(d->ps, d->searches[i].name);
@@ -214,6 +257,7 @@ static void drop_decoder(int i) {
     ps_free(d->ps);
     cmd_ln_free_r(d->config);
     free(d->dict);
+    free(d->fe);
     decoders[i] = decoders[--n_decoders];
 }
 
@@ -223,14 +267,14 @@ static int same_file(const char *path, time_t mtime, long ns, off_t size, const 
 
 /* The decoder of this dictionary file: loaded with exactly its words, in its order, as pocketsphinx_continuous -dict
  * loads them (homophones, e.g. a name's spelling variants, then tie the same way whatever was decoded before). */
-static decoder_t *decoder_for(const char *dict, const char **why) {
+static decoder_t *decoder_for(const char *dict, const char *fe, const char **why) {
     struct stat st;
     if (stat(dict, &st) < 0 || !S_ISREG(st.st_mode)) {
         *why = "no such dictionary %s";
         return NULL;
     }
     for (int i = 0; i < n_decoders; i++)
-        if (same_file(decoders[i].dict, decoders[i].mtime, decoders[i].mtime_ns, decoders[i].size, dict, &st)) return &decoders[i];
+        if (strcmp(decoders[i].fe, fe) == 0 && same_file(decoders[i].dict, decoders[i].mtime, decoders[i].mtime_ns, decoders[i].size, dict, &st)) return &decoders[i];
     if (n_decoders == MAX_DECODERS) {
         int oldest = 0;
         for (int i = 1; i < n_decoders; i++)
@@ -238,7 +282,15 @@ static decoder_t *decoder_for(const char *dict, const char **why) {
         drop_decoder(oldest);
     }
     base_args[3] = (char *)dict;
-    cmd_ln_t *config = cmd_ln_parse_r(NULL, ps_args(), n_base_args, base_args, FALSE);
+    /* The base flags, then the request's front-end ones (the later of a flag given twice wins). */
+    char *fe_copy = strdup(fe), *save = NULL;
+    int n_args = n_base_args;
+    char **args = calloc((size_t)n_base_args + MAX_FLAGS_LEN / 2 + 1, sizeof(char *));
+    memcpy(args, base_args, (size_t)n_base_args * sizeof(char *));
+    for (char *t = strtok_r(fe_copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) args[n_args++] = t;
+    cmd_ln_t *config = cmd_ln_parse_r(NULL, ps_args(), n_args, args, FALSE);
+    free(args);
+    free(fe_copy);
     ps_decoder_t *ps = config ? ps_init(config) : NULL;
     if (!ps) {
         if (config) cmd_ln_free_r(config);
@@ -250,6 +302,7 @@ static decoder_t *decoder_for(const char *dict, const char **why) {
     d->ps = ps;
     d->config = config;
     d->dict = strdup(dict);
+    d->fe = strdup(fe);
     d->mtime = st.st_mtim.tv_sec;
     d->mtime_ns = st.st_mtim.tv_nsec;
     d->size = st.st_size;
@@ -375,10 +428,12 @@ static void serve(char *line) {
         return;
     }
     const char *bad = NULL;
-    if (apply_flags(NULL, flags, &bad) < 0) {
+    static char search_flags[MAX_FLAGS_LEN], fe_flags[MAX_FLAGS_LEN];
+    if (split_flags(flags, search_flags, fe_flags, &bad) < 0 || apply_flags(NULL, search_flags, &bad) < 0) {
         refuse(id, "bad decoder flags '%s'", bad);
         return;
     }
+    flags = search_flags;
     long bytes = b64_decode(audio);
     if (bytes < 0 || bytes % 2 != 0) {
         refuse(id, "the audio is not base64 of 16-bit samples%s", NULL);
@@ -391,7 +446,7 @@ static void serve(char *line) {
     }
     double t0 = cpu_ms();
     const char *why = NULL;
-    decoder_t *d = decoder_for(dict, &why);
+    decoder_t *d = decoder_for(dict, fe_flags, &why);
     if (!d) {
         refuse(id, why, dict);
         return;
