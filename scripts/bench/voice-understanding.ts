@@ -17,9 +17,10 @@
 // Knobs: BENCH_VU_CODE (root of the code under test: a pristine checkout gives the BEFORE figures), BENCH_VU_SETS
 // (tuning,held_out,human), BENCH_VU_STORIES, BENCH_VU_KINDS, BENCH_VU_DUMP (a JSONL file of every judged clip, with
 // the system's features, for tuning), BENCH_VU_NON_ANSWER_VOICES (voices per non-answer and stage; all by default),
-// BENCH_VU_QUICK=1 (a quarter-size subset for iterating: one voice per sentence and paraphrase, taken in turn, and a
-// third of the non-answers and sounds at each stage; the figures are for comparing runs, the goals are judged on a
-// full run).
+// BENCH_VU_DECODE_CACHE (a folder of decodes kept on disk, keyed by the decoder build; BENCH_VU_CACHE_ENGINE names
+// another looptale-asr build to key by, when a change leaves its decodes as they were), BENCH_VU_QUICK=1 (a
+// quarter-size subset for iterating: one voice per sentence and paraphrase, taken in turn, and a third of the
+// non-answers and sounds at each stage; the figures are for comparing runs, the goals are judged on a full run).
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';

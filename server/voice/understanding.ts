@@ -20,7 +20,7 @@ import type { Story } from '../../engine/story/format.js';
 import { storyDecoys } from '../game/vocabulary.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_MAX_SECONDS, decodeSpeech, STT_RATE } from './audio.js';
-import { DecodeAudio, DecodeLimiter, decodeOnce, StandbyDecoders, type DecodeFiles, type DecodeFn, type DecodeJob } from './decode.js';
+import { DecodeAudio, DecodeLimiter, decodeOnce, StandbyDecoders, WIDE_BEAMS, type DecodeFiles, type DecodeFn, type DecodeJob } from './decode.js';
 import { buildDictionary, buildGrammar, cleanHypothesis, phraseWords, type Grammar } from './grammar.js';
 import type { BtUtterance } from './backtrace.js';
 import { arpaScorer, buildArpa } from './lm.js';
@@ -31,6 +31,7 @@ import { compactSpeech, quiet, speechFrames } from './vad.js';
 import { phoneLoopFiles, verify, type Verification } from './verify.js';
 import { cmnModelDir, cmnPassFiles } from './cmn.js';
 import { engineOption, NativeDecoders } from './native-asr.js';
+import { DEFAULT_RETRY_FRONTS, retryHolds, retryMay } from './retry.js';
 
 export type MissReason = 'silence' | 'not_heard' | 'unsure' | 'no_decision' | 'unavailable' | 'bad_audio';
 
@@ -64,6 +65,9 @@ export type Evidence = {
   /** What each decoder heard (for the bench and logs). */
   heard_grammar?: string;
   heard_lm?: string;
+  /** The front end a miss was heard again with when it was taken then (DEFAULT_RETRY_FRONTS), and that first miss. */
+  front?: string;
+  first?: { reason: MissReason; view: ModelView | null; margin: number | null; heard_grammar: string | null; heard_lm: string | null };
 };
 
 export type UnderstandRequest = { story: Story; state: GameState; language: PlayLanguage; audio: AudioInput };
@@ -104,6 +108,10 @@ export type UnderstandingOptions = {
   cmn?: 'utterance' | 'live';
   /** Which words a decision rests on (their fit to the audio is checked). */
   keyWords?: KeyWordPolicy;
+  /** Front ends to hear a miss again with, in order, until one hears an answer retry.ts `retryHolds` takes
+   *  (DEFAULT_RETRY_FRONTS; [] for none): decoder flags that change the features (-frate, -warp_params), added to
+   *  every decode of that try. */
+  retryFronts?: readonly (readonly string[])[];
   /** Decodes through this function instead of pocketsphinx directly (the bench's cache of decodes). */
   decode?: DecodeFn;
   /** Persistent decoders (native-asr.ts: looptale-asr, built by `npm run build:asr`) instead of a
@@ -112,6 +120,8 @@ export type UnderstandingOptions = {
   native?: { binary: string; size?: number; mode?: readonly string[] };
   log?: Logger;
 };
+
+const RETRIED: ReadonlySet<MissReason> = new Set(['not_heard', 'unsure', 'no_decision']);
 
 const LEAD = 0.3;
 const TRAIL = 0.6;
@@ -240,7 +250,15 @@ export class SpeechUnderstanding {
     try {
       // The persistent decoders normalise by the utterance's own mean themselves.
       if (this.opts.cmn !== 'live' && !this.native) hmm = await this.#normalised(audio, timeoutMs, dir);
-      return await this.#decide(req, { model, grammar, audio, timeoutMs, started, hmm, speechFrames: speechSpan(compact) }, miss);
+      const ctx = { model, grammar, audio, timeoutMs, started, hmm, speechFrames: speechSpan(compact), front: [] as readonly string[] };
+      const first = await this.#decide(req, ctx, miss);
+      if (first.ok || !RETRIED.has(first.reason) || !retryMay(first.view ?? null)) return first;
+      // Heard again with other front ends (retry.ts); the first try's miss unless one confirms what it half-heard.
+      for (const front of this.opts.retryFronts ?? DEFAULT_RETRY_FRONTS) {
+        const again = await this.#decide(req, { ...ctx, front }, miss);
+        if (again.ok && retryHolds({ first: { view: first.view ?? null }, again: { view: again.view ?? null, authored: again.authored === true } })) return { ...again, front: front.join(' '), first: { reason: first.reason, view: first.view ?? null, margin: first.margin, heard_grammar: first.heard_grammar ?? null, heard_lm: first.heard_lm ?? null } };
+      }
+      return first;
     } finally {
       // The raw file (and the utterance's model directory) go once every decode of it is over (one started ahead of
       // need may still run).
@@ -259,7 +277,7 @@ export class SpeechUnderstanding {
    * left out (`agree`, `other`; a miss's verification). When the decoders are idle (at most half the slots busy), the
    * phone loop (and the language model when it may matter) starts beside the grammar, for the latency of one talker.
    */
-  async #decide(req: UnderstandRequest, ctx: { model: Model; grammar: GrammarFiles; audio: DecodeAudio; timeoutMs: number; started: Promise<unknown>[]; hmm: string | undefined; speechFrames: number }, miss: (reason: MissReason, heard?: string | null, extra?: Partial<Evidence>, message?: string) => Understood): Promise<Understood> {
+  async #decide(req: UnderstandRequest, ctx: { model: Model; grammar: GrammarFiles; audio: DecodeAudio; timeoutMs: number; started: Promise<unknown>[]; hmm: string | undefined; speechFrames: number; front: readonly string[] }, miss: (reason: MissReason, heard?: string | null, extra?: Partial<Evidence>, message?: string) => Understood): Promise<Understood> {
     const { model, grammar, audio, timeoutMs, started, hmm } = ctx;
     const [dir, loopFiles] = await Promise.all([this.#workDir(), phoneLoopFiles()]);
     const t = this.#thresholds;
@@ -268,8 +286,9 @@ export class SpeechUnderstanding {
     const eager = this.opts.evidence === 'full' || !useGrammar || Number.isFinite(t.alone);
     // The decodes of an utterance under way go before a newer utterance's first one (priority 1).
     // Started synchronously, so that the limiter counts it before the next decision about working ahead.
-    const run = (files: DecodeFiles, lm: boolean, args: string[] | undefined, priority: number): Promise<BtUtterance[] | null> => {
+    const run = (files: DecodeFiles, lm: boolean, given: string[] | undefined, priority: number): Promise<BtUtterance[] | null> => {
       this.decodes++;
+      const args = ctx.front.length > 0 ? [...(given ?? WIDE_BEAMS), ...ctx.front] : given;
       const p = this.#limiter.run(() => this.#decodeNow({ files, lm, ...(args ? { args } : {}), ...(hmm ? { modelDir: hmm } : {}) }, audio, timeoutMs, dir), priority).catch(() => null);
       started.push(p);
       return p;
@@ -321,7 +340,8 @@ export class SpeechUnderstanding {
     // (`model_sentence`).
     const notWhole = !strict && a.authored && !heardWhole(wordMargins(a), t.authored_small_talk_words);
     const modelSentenceMay = useLm && Number.isFinite(t.model_sentence) && !(aMargin >= bounds.sure);
-    const needModel = eager || a.decision === null || modelSentenceMay || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || notWhole));
+    // A second try (retry.ts) is taken only when the model agrees: always decoded there.
+    const needModel = eager || ctx.front.length > 0 || a.decision === null || modelSentenceMay || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || notWhole));
     const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
     const bHeard = this.#heard(req, free, []);
@@ -338,7 +358,7 @@ export class SpeechUnderstanding {
     // The language model's search scores on another scale than a grammar's: when what it heard alone may be taken, it
     // is aligned once more with a grammar of just those words, to be verified like the grammar's sentence.
     if (Number.isFinite(t.alone) && !a.decision && b.decision && loop) {
-      const aligned = await this.#align(b.text, model, audio, timeoutMs, dir, hmm);
+      const aligned = await this.#align(b.text, model, audio, timeoutMs, dir, hmm, ctx.front);
       b = aligned ? { ...this.#fit(this.#heard(req, aligned, []), aligned, loop), text: b.text } : { ...b, margin: null };
     }
     // Both decoders heard the same decision: strong evidence. Otherwise the exact grammar's, else the model's.
@@ -400,11 +420,11 @@ export class SpeechUnderstanding {
   }
 
   /** The audio aligned with exactly these words (a one-sentence grammar), for their acoustic scores. */
-  async #align(text: string, model: Model, pcm: DecodeAudio, timeoutMs: number, dir: string, hmm: string | undefined): Promise<BtUtterance[] | null> {
+  async #align(text: string, model: Model, pcm: DecodeAudio, timeoutMs: number, dir: string, hmm: string | undefined, front: readonly string[]): Promise<BtUtterance[] | null> {
     const gram = join(dir, `${randomUUID()}.gram`);
     await writeFile(gram, `#JSGF V1.0;\ngrammar align;\npublic <s> = ${text};\n`);
     try {
-      return await this.#limiter.run(() => this.#decodeNow({ files: { gram, dict: model.dict }, ...(hmm ? { modelDir: hmm } : {}) }, pcm, timeoutMs, dir), 1);
+      return await this.#limiter.run(() => this.#decodeNow({ files: { gram, dict: model.dict }, ...(front.length > 0 ? { args: [...WIDE_BEAMS, ...front] } : {}), ...(hmm ? { modelDir: hmm } : {}) }, pcm, timeoutMs, dir), 1);
     } finally {
       await rm(gram, { force: true });
     }
@@ -554,6 +574,7 @@ export async function createBenchUnderstander(): Promise<{
         gaps: r.verification?.gaps.map((w) => `${w.word}:${w.frames}:${w.margin}`).join(' ') ?? null,
         grammar: r.heard_grammar ?? null, lm: r.heard_lm ?? null,
         r_speech: r.rescue?.speech ?? null, r_phones: r.rescue?.phones ?? null, r_frames: r.rescue?.frames ?? null,
+        front: r.front ?? null, first_reason: r.first?.reason ?? null, first_view: r.first?.view ?? null, first_margin: r.first?.margin ?? null, first_grammar: r.first?.heard_grammar ?? null, first_lm: r.first?.heard_lm ?? null,
         ends_run: r.ok || r.reason === 'unsure' ? (endsRun(story, decideTyped(story, state, r.ok ? r.text : r.heard ?? '')) ? 1 : 0) : null,
       };
       return r.ok ? { ok: true, text: r.text, features } : { ok: false, heard: r.heard, reason: r.reason, features };
@@ -567,7 +588,10 @@ export async function createBenchUnderstander(): Promise<{
 export function benchDecodeCache(native: { binary: string } | null, self: () => SpeechUnderstanding): Pick<UnderstandingOptions, 'decode'> {
   const dir = process.env.BENCH_VU_DECODE_CACHE;
   if (!dir) return {};
-  return { decode: cachedDecode(dir, native ? { engine: `native:${native.binary.split('/').pop() ?? ''}`, decode: (...a) => self().nativeDecode(...a) } : undefined) };
+  // BENCH_VU_CACHE_ENGINE: another build's name to key by, when a change of looptale-asr.c leaves its decodes as they
+  // were (checked by decoding a set afresh and comparing).
+  const engine = process.env.BENCH_VU_CACHE_ENGINE ?? native?.binary.split('/').pop() ?? '';
+  return { decode: cachedDecode(dir, native ? { engine: `native:${engine}`, decode: (...a) => self().nativeDecode(...a) } : undefined) };
 }
 
 /** The bench's decodes kept on disk (BENCH_VU_DECODE_CACHE=<dir>), keyed by the grammar or model, the dictionary,
