@@ -11,7 +11,7 @@ import { loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
 import { isPocketsphinxAvailable } from './pocketsphinx.js';
 import { DEFAULT_THRESHOLDS, grammarBounds, type Thresholds } from './policy.js';
 import { endsRun, SpeechUnderstanding, type Understood } from './understanding.js';
-import { DEFAULT_RETRY_FRONTS } from './retry.js';
+import { FRAME_RATE_RETRY } from './retry.js';
 import { decideTyped, decisionKey } from '../../engine/brain/speakable.js';
 import { encodeWav } from './wav.js';
 import { buildNativeAsr } from './native-asr.js';
@@ -50,10 +50,10 @@ async function benchClip(text: string, voiceId: string): Promise<Uint8Array> {
 const outcome = (r: Understood): unknown => (r.ok ? { ok: true, text: r.text, margin: r.margin, key_words: r.key_words } : { ok: false, reason: r.reason, heard: r.heard });
 
 describe.runIf(available.ok)('voice understanding: the cascade of decodes', () => {
-  // One try (a miss is not heard again with other front ends: the last test here).
-  const full = new SpeechUnderstanding({ timeoutMs: 60_000, evidence: 'full', retryFronts: [] });
-  const needed = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, retryFronts: [] });
-  const retried = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false });
+  const full = new SpeechUnderstanding({ timeoutMs: 60_000, evidence: 'full' });
+  const needed = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false });
+  // A miss heard again at 150 frames a second (retry.ts; off by default).
+  const retried = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, retryFronts: [FRAME_RATE_RETRY] });
   afterAll(async () => {
     await full.close();
     await needed.close();
@@ -149,21 +149,21 @@ describe.runIf(native?.ok)('voice understanding with persistent decoders (loopta
     expect(full.native?.spawned).toBe(2);
   }, 120_000);
 
-  it('hears a miss again at 150 frames a second, and takes the story sentence both decoders then agree on', async () => {
+  it('hears a miss again at 150 frames a second when asked to, and takes the story sentence both decoders then agree on', async () => {
     // "We'll shade the side facing the rocks, so the seals can sleep" at Wren on the Gallery in the bench's tuning
     // voice f4 (fast, female): the first try's grammar hears the sentence 32 a frame below the phone loop, the model
     // "the i'd like the rocks so the seals can sleep" (none of its words decide anything: a miss). At 150 frames a
     // second both decoders hear the sentence (retry.ts).
     const at = stateBeforeLine(STORIES, story, 'lantern-keeper', 'win.en', 27);
     const clip = await benchClip("We'll shade the side facing the rocks, so the seals can sleep", 'f4-185-60');
-    const r = await hear(needed, clip, at);
-    expect(r).toMatchObject({ ok: true, text: "we'll shade the side facing the rocks so the seals can sleep", front: DEFAULT_RETRY_FRONTS[0]?.join(' '), view: 'same', authored: true, first: { reason: 'unsure', view: 'none' } });
-    // Heard once, as before.
-    const once = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, retryFronts: [] });
+    // Heard once (the default), a miss.
+    expect(await hear(needed, clip, at)).toMatchObject({ ok: false, reason: 'unsure', view: 'none' });
+    const twice = new SpeechUnderstanding({ timeoutMs: 60_000, ahead: false, native: opts, retryFronts: [FRAME_RATE_RETRY] });
     try {
-      expect(await hear(once, clip, at)).toMatchObject({ ok: false, reason: 'unsure', view: 'none' });
+      const r = await hear(twice, clip, at);
+      expect(r).toMatchObject({ ok: true, text: "we'll shade the side facing the rocks so the seals can sleep", front: '-frate 150', view: 'same', authored: true, first: { reason: 'unsure', view: 'none' } });
     } finally {
-      await once.close();
+      await twice.close();
     }
   }, 120_000);
 

@@ -109,8 +109,8 @@ export type UnderstandingOptions = {
   /** Which words a decision rests on (their fit to the audio is checked). */
   keyWords?: KeyWordPolicy;
   /** Front ends to hear a miss again with, in order, until one hears an answer retry.ts `retryHolds` takes
-   *  (DEFAULT_RETRY_FRONTS; [] for none): decoder flags that change the features (-frate, -warp_params), added to
-   *  every decode of that try. */
+   *  (DEFAULT_RETRY_FRONTS: none; retry.ts FRAME_RATE_RETRY was measured): decoder flags that change the features
+   *  (-frate, -warp_params), added to every decode of that try. */
   retryFronts?: readonly (readonly string[])[];
   /** Decodes through this function instead of pocketsphinx directly (the bench's cache of decodes). */
   decode?: DecodeFn;
@@ -304,10 +304,13 @@ export class SpeechUnderstanding {
     // decoders (as many slots as processes), any idle one while nothing waits.
     const room = (): boolean => this.opts.ahead !== false && this.#limiter.hasRoom(this.native ? 0 : Math.floor(this.#limiter.limit / 2));
     const exactP = useGrammar ? run(grammar, false, undefined, 0) : Promise.resolve(null);
+    // A second try (retry.ts) can only take one of the story's own sentences the exact grammar hears: nothing else is
+    // decoded ahead of it, and without one it ends there.
+    const retry = ctx.front.length > 0;
     if (eager) {
       void loopOf();
       void freeOf();
-    } else if (room()) void loopOf();
+    } else if (room() && !retry) void loopOf();
     let exact = await exactP;
     let a = this.#heard(req, exact, grammar.decoys, grammar);
     // A decoy won: the same grammar without decoys, once more (policy.ts `rescuable`: its sentence must be about as
@@ -325,6 +328,7 @@ export class SpeechUnderstanding {
       }
     }
     const rescued = a.rescued === true;
+    if (retry && !(a.decision && a.authored) && !eager) return miss(a.text ? (a.reason ?? 'no_decision') : 'not_heard', a.text || null, { heard_grammar: a.text });
     const strict = a.decision ? endsRun(req.story, a.decision) : false;
     // The exact grammar's decision is taken at or above `sure` whatever the model hears, never below `never`; in
     // between, what the model hears decides (policy.ts).
@@ -341,7 +345,7 @@ export class SpeechUnderstanding {
     const notWhole = !strict && a.authored && !heardWhole(wordMargins(a), t.authored_small_talk_words);
     const modelSentenceMay = useLm && Number.isFinite(t.model_sentence) && !(aMargin >= bounds.sure);
     // A second try (retry.ts) is taken only when the model agrees: always decoded there.
-    const needModel = eager || ctx.front.length > 0 || a.decision === null || modelSentenceMay || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || notWhole));
+    const needModel = eager || retry || a.decision === null || modelSentenceMay || (modelMatters && aMargin >= bounds.never && (!(aMargin >= bounds.sure) || notWhole));
     const free = needModel ? await freeOf() : null;
     if (exact === null && free === null && this.opts.decoders === undefined) return miss('unavailable', null, {}, 'Speech recognition is unavailable right now: type your answer.');
     const bHeard = this.#heard(req, free, []);
