@@ -121,8 +121,6 @@ export type UnderstandingOptions = {
   log?: Logger;
 };
 
-const RETRIED: ReadonlySet<MissReason> = new Set(['not_heard', 'unsure', 'no_decision']);
-
 const LEAD = 0.3;
 const TRAIL = 0.6;
 const MAX_MODELS = 64;
@@ -252,7 +250,8 @@ export class SpeechUnderstanding {
       if (this.opts.cmn !== 'live' && !this.native) hmm = await this.#normalised(audio, timeoutMs, dir);
       const ctx = { model, grammar, audio, timeoutMs, started, hmm, speechFrames: speechSpan(compact), front: [] as readonly string[] };
       const first = await this.#decide(req, ctx, miss);
-      if (first.ok || !RETRIED.has(first.reason) || !retryMay(first.view ?? null)) return first;
+      // Only a miss whose grammar heard a decision has a view of it (retry.ts retryMay): never silence or bad audio.
+      if (first.ok || !retryMay(first.view ?? null)) return first;
       // Heard again with other front ends (retry.ts); the first try's miss unless one confirms what it half-heard.
       for (const front of this.opts.retryFronts ?? DEFAULT_RETRY_FRONTS) {
         const again = await this.#decide(req, { ...ctx, front }, miss);
