@@ -14,7 +14,7 @@ import { NativeDecoders, buildNativeAsr } from './native-asr.js';
 import { DEFAULT_MODEL_DIR, isPocketsphinxAvailable } from './pocketsphinx.js';
 import { loadLexicon } from './pronounce.js';
 import { phoneLoopFiles } from './verify.js';
-import type { DecodeFiles } from './decode.js';
+import { WIDE_BEAMS, type DecodeFiles } from './decode.js';
 
 const available = (await isPocketsphinxAvailable()).ok;
 const binary = available ? await buildNativeAsr() : { ok: false as const, reason: 'pocketsphinx is not installed' };
@@ -99,8 +99,8 @@ describe.runIf(binary.ok)('looptale-asr: persistent pocketsphinx decoders', () =
 
   it('decodes with a front end of the request (frame rate, warp) on a decoder of its own, the default one unchanged', async () => {
     const plain = await pool.decode({ files: grammar }, tide, 30_000);
-    const fast = await pool.decode({ files: grammar, args: ['-beam', '1e-80', '-wbeam', '1e-60', '-pbeam', '1e-80', '-frate', '150'] }, tide, 30_000);
-    const warped = await pool.decode({ files: grammar, args: ['-beam', '1e-80', '-wbeam', '1e-60', '-pbeam', '1e-80', '-warp_params', '1.15'] }, tide, 30_000);
+    const fast = await pool.decode({ files: grammar, args: [...WIDE_BEAMS, '-frate', '150'] }, tide, 30_000);
+    const warped = await pool.decode({ files: grammar, args: [...WIDE_BEAMS, '-warp_params', '1.15'] }, tide, 30_000);
     expect(fast?.map((u) => u.hyp)).toEqual(['down to the tide caves']);
     expect(warped?.map((u) => u.hyp)).toEqual(['down to the tide caves']);
     // 150 frames a second: the same words over about half as many frames again (the silence the decoder drops and

@@ -1,5 +1,5 @@
-// A miss heard again with another front end (understanding.ts #understandAgain): which front ends, and when what the
-// second try heard is taken.
+// A miss heard again with another front end (understanding.ts `understand`, when `retryFronts` names any): which front
+// ends, and when what the second try heard is taken.
 //
 // The acoustic model fits some speech badly at its own 100 frames a second: its phones have three states of at least
 // one frame each, so a phone said in under 30 ms cannot be matched, and fast or clipped speech fits silence or a
@@ -33,10 +33,10 @@ export type Tries = {
 /**
  * The second try's answer is taken only when it confirms what the first half-heard: both of its decoders heard the
  * same decision, in one of the story's own sentences (never a generated one: a name or an item they dispute), and at
- * the first try the exact grammar heard a story sentence the model did not hear otherwise: the model agreed (too
- * weakly), or heard words none of which decide anything and none of its own (`elsewhere`), or nothing (`none`). Where
- * the model heard talk of its own, another decision or part of one, or the grammar heard no sentence at all (a decoy,
- * nothing), the first miss stands. Chosen on the tuning half (session 16): of the rules tried, the one that took
+ * the first try the exact grammar heard a decision the model did not hear otherwise: the model agreed (too weakly), or
+ * heard words none of which decide anything and none of its own (`elsewhere`), or nothing (`none`). Where the model
+ * heard talk of its own, another decision or part of one, or the grammar heard no decision at all (a decoy, nothing:
+ * no view), the first miss stands. Chosen on the tuning half (session 16): of the rules tried, the one that took
  * the fewest more non-answers per story sentence gained.
  */
 export function retryHolds(t: Tries): boolean {

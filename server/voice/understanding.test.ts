@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resample, toFloat32, toInt16 } from './audio.js';
 import { EspeakEngine, ESPEAK_RATE } from './espeak-engine.js';
-import { LINT_PROFILES, speakAsPlayer, type SpeechProfile } from './synthetic-speech.js';
+import { LINT_PROFILES, speakAsPlayer } from './synthetic-speech.js';
+import { TUNING_VOICES } from '../../scripts/bench/lib/speech-sets.js';
 import { loadFixtureStory, stateBeforeLine } from './fixture-lines.js';
 import { isPocketsphinxAvailable } from './pocketsphinx.js';
 import { DEFAULT_THRESHOLDS, grammarBounds, type Thresholds } from './policy.js';
@@ -35,12 +36,9 @@ async function spoken(text: string): Promise<Uint8Array> {
 // Every utterance first goes through the normalisation pass (cmn.ts): one more pocketsphinx process than its decodes.
 const PASS = 1;
 
-/** The tuning voice of the voice-understanding bench that the fixtures do not use (scripts/bench/lib/speech-sets.ts). */
-const F4: SpeechProfile = { id: 'f4-185-60', variant: 'f4', rate: 185, pitch: 60, snr: null };
-
 /** A line as the voice-understanding bench says it in one of its tuning voices (its noise seeded by the same name). */
 async function benchClip(text: string, voiceId: string): Promise<Uint8Array> {
-  const voice = [...LINT_PROFILES, F4].find((p) => p.id === voiceId);
+  const voice = [...LINT_PROFILES, ...TUNING_VOICES].find((p) => p.id === voiceId);
   if (!voice) throw new Error(`no voice ${voiceId}`);
   const engine = await EspeakEngine.create({ fresh: true });
   const signal = speakAsPlayer(engine, text, 'english', voice, `bench.${voiceId}.${text}`);
