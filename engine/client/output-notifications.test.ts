@@ -70,6 +70,21 @@ describe('notifications implied by a GAME_OUTPUT', () => {
     expect(deriveNotifications(output({ loop_status: 'loopStatusLost', loop_rank: 5 }))).toEqual([]);
   });
 
+  it('shows no rank notification beside the golden ticket, whatever the rank (a first Rank S earns the ticket too)', () => {
+    expect(deriveNotifications(output({ loop_status: 'loopStatusWon', loop_rank: 1, golden_ticket_awarded: true }), { previousBestRank: null })).toEqual([]);
+  });
+
+  it("drops the server's rank notification for a lost run and beside the golden ticket: a loss is not celebrated", () => {
+    const rank = (letter: string, first: boolean) => ({
+      kind: 'rank_achieved' as const, id: 'srv-rank', message: `RANK ${letter} ACHIEVED!${first ? ' FIRST TIME!' : ''}`, duration: 5000,
+      rankData: { rank: letter, isFirstTimeAchieved: first },
+    });
+    const free = { kind: 'free' as const, id: 'srv-free', message: 'Free!' };
+    expect(notificationsFor(output({ loop_status: 'loopStatusLost', loop_rank: 7, end_of_game: true, notifications: [rank('F', true), free] }))).toEqual([free]);
+    expect(notificationsFor(output({ loop_status: 'loopStatusWon', loop_rank: 1, golden_ticket_awarded: true, notifications: [rank('S', true)] }))).toEqual([]);
+    expect(notificationsFor(output({ loop_status: 'loopStatusWon', loop_rank: 3, notifications: [rank('B', false)] }))).toEqual([rank('B', false)]);
+  });
+
   it('turns CARD_MODIFIER_NOTIFICATION into a card_modifier notification', () => {
     const n = cardModifierNotification({
       player_moment_id: 'pm',

@@ -3,7 +3,7 @@
 import { LOOP_STATUS } from '../schema/enums.js';
 import { type GameOutput } from '../schema/game-output.js';
 import { type CardModifierNotification, type Notification } from '../schema/notification.js';
-import { GOLDEN_TICKET_RANK, rankToLetter } from '../catalogue/rank-letter.js';
+import { rankToLetter } from '../catalogue/rank-letter.js';
 import { NOTIFICATION_TEXT, rankAchievedText } from './notification-queue.js';
 
 export interface OutputContext {
@@ -11,10 +11,18 @@ export interface OutputContext {
   readonly previousBestRank?: number | null;
 }
 
-/** The server's notifications if it sent any, else those the output's fields imply. Ids are `{input_id}:{kind}`. */
+/**
+ * The server's notifications if it sent any, else those the output's fields imply. Ids are `{input_id}:{kind}`.
+ * Either way a rank shows only for a won run that earned no golden ticket (game spec §4: the ticket's overlay shows
+ * instead; a lost run goes to its lost screen and is not celebrated).
+ */
 export function notificationsFor(output: GameOutput, context: OutputContext = {}): Notification[] {
-  if (output.notifications.length > 0) return [...output.notifications];
+  if (output.notifications.length > 0) return output.notifications.filter((n) => n.kind !== 'rank_achieved' || showsRank(output));
   return deriveNotifications(output, context);
+}
+
+function showsRank(output: GameOutput): boolean {
+  return output.loop_status === LOOP_STATUS.won && !output.golden_ticket_awarded;
 }
 
 export function deriveNotifications(output: GameOutput, context: OutputContext = {}): Notification[] {
@@ -66,13 +74,12 @@ function upgradeNotification(output: GameOutput, id: string): Notification | nul
   };
 }
 
-// 'RANK X ACHIEVED!' when a run is won with a rank, unless a first Rank A earned the golden ticket (its overlay shows
-// instead). A lost run goes to the lost screen, where a rank banner would only be noise. 'FIRST TIME!' is claimed
-// only when the previous best is known to be worse (or absent).
+// 'RANK X ACHIEVED!' when a run is won with a rank, unless it earned the golden ticket (a first Rank A or better: its
+// overlay shows instead). A lost run goes to the lost screen, where a rank banner would only be noise. 'FIRST TIME!'
+// is claimed only when the previous best is known to be worse (or absent).
 function rankNotification(output: GameOutput, context: OutputContext, id: string): Notification | null {
   const rank = output.loop_rank;
-  if (output.loop_status !== LOOP_STATUS.won || rank === null) return null;
-  if (output.golden_ticket_awarded && rank === GOLDEN_TICKET_RANK) return null;
+  if (!showsRank(output) || rank === null) return null;
   const previous = context.previousBestRank;
   const isFirstTimeAchieved = previous === null || (previous !== undefined && rank < previous);
   const letter = rankToLetter(rank);
