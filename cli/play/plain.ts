@@ -9,7 +9,7 @@ import type { Notification } from '../../engine/schema/notification.js';
 import { turnNotifications } from '../../engine/client/game-screen/apply-turn.js';
 import { beatRank, indicatorOf, type PlayEvent, type PlayModel, subScreenOf } from '../../engine/client/game-screen/model.js';
 import {
-  battleActionText, cardText, itemText, momentDateText, momentTag, opponentText, rankText, remainingText, speakerLabel,
+  battleActionText, cardText, characterLineText, itemText, momentDateText, momentTag, opponentText, rankText, remainingText, speakerLabel,
 } from '../../engine/client/game-screen/text.js';
 
 export function notificationLine(n: Notification): string {
@@ -86,7 +86,7 @@ export class PlainPrinter {
         this.#audioSaid = false;
       }
       if (o.dialogue) {
-        const line = next.lines.findLast((l) => l.who === 'character' && l.text === o.dialogue);
+        const line = next.lines.findLast((l) => l.who === 'character' && l.text === characterLineText(o));
         out.push(`${tag} ${speakerLabel(line?.name ?? null, o.character_emotion_key, o.character_emotion_strength)}: ${o.dialogue}`);
       }
       const actions = o.battle_state_action_history;

@@ -14,7 +14,7 @@ import type { Notification } from '../../schema/notification.js';
 import type { AvailableItem, GameView } from '../../schema/views.js';
 import type { TurnResult } from '../api/socket.js';
 import { applyView, type DialogueLine, fromOutput, type PlayEffect, type PlayModel, type PlayStep } from './model.js';
-import { awardText, forgingText, speakerName } from './text.js';
+import { awardCard, awardText, characterLineText, forgingText, NOT_CAUGHT_CAPTION, speakerName } from './text.js';
 
 /**
  * The notifications of one turn: each output's own (or those its fields imply), then the CARD_MODIFIER_NOTIFICATION
@@ -46,11 +46,12 @@ function nextLines(m: PlayModel, o: GameOutput, added: number): DialogueLine[] {
         resolved = true;
       } else lines.push({ who: 'player', name: null, text: entry.text, emotion: 'normal', intensity: 1, pending: false });
     } else {
-      lines.push({ who: 'character', name: speakerName(m.view), text: o.dialogue, emotion: o.character_emotion_key, intensity: o.character_emotion_strength, pending: false });
+      lines.push({ who: 'character', name: speakerName(m.view), text: characterLineText(o), emotion: o.character_emotion_key, intensity: o.character_emotion_strength, pending: false });
     }
   }
   // The words were heard but repeat the last line (or open the moment): the pending line still shows what was heard.
-  if (pending && !resolved) lines[pendingAt] = { ...pending, text: heard || pending.text, pending: false };
+  // A miss heard nothing: the line says so rather than keep the clip's label ('[3.1 s]').
+  if (pending && !resolved) lines[pendingAt] = { ...pending, text: heard || (o.not_caught ? NOT_CAUGHT_CAPTION : pending.text), pending: false };
   return lines;
 }
 
@@ -61,6 +62,7 @@ function applyOutput(step: PlayStep, o: GameOutput, items: readonly AvailableIte
   const added = flowed.state.dialogue.length - (flowed.state.playerMomentId === m.flow.playerMomentId ? m.flow.dialogue.length : 0);
   const withFlow: PlayModel = { ...m, flow: flowed.state };
   const award = awardText(o, items);
+  const card = awardCard(o, items);
   let model: PlayModel = {
     ...withFlow,
     momentStarted: true,
@@ -83,8 +85,8 @@ function applyOutput(step: PlayStep, o: GameOutput, items: readonly AvailableIte
   const burn = transitionBurnOut(model.burnOut, { type: 'health', characters: o.player_characters });
   model = { ...model, burnOut: burn.state };
   effects.push(...burn.effects);
-  if (award) {
-    const a = transitionAwards(model.awardShown, { type: 'award', award: { id: `${o.input_id}:${o.award_type}:${o.award_id}:${o.awarded_property}`, text: award } });
+  if (card) {
+    const a = transitionAwards(model.awardShown, { type: 'award', award: { id: `${o.input_id}:${o.award_type}:${o.award_id}:${o.awarded_property}`, ...card } });
     model = { ...model, awardShown: a.state };
     effects.push(...a.effects);
   }

@@ -9,6 +9,7 @@ import type { TurnResult } from '../api/socket.js';
 import { TimerHost } from '../clock.js';
 import { SimulatedClock } from '../timers.js';
 import { voiceButton } from '../voice-loop.js';
+import { speakerText } from './text.js';
 import { initialStep, type PlayEffect, type PlayEvent, type PlayModel, reducePlay, subScreenOf, visibleTeam } from './model.js';
 
 function view(over: Partial<GameView> = {}): GameView {
@@ -121,7 +122,7 @@ describe('the game screen model (shared by the CLI and the web app)', () => {
     });
     s.send({ type: 'turn', result: result([done]) });
     expect(s.model.momentComplete).toBe(true);
-    expect(s.model.awardShown.current?.text).toMatch(/^item/);
+    expect(s.model.awardShown.current?.label).toBe('New item');
     expect(s.model.forging.phase).toBe('character');
     expect(s.model.highlights.cardIds).toContain(SAMPLE_IDS.hero);
     expect(subScreenOf(s.model)).toBe('in_game');
@@ -165,5 +166,37 @@ describe('the game screen model (shared by the CLI and the web app)', () => {
     s.send({ type: 'next_moment' });
     expect(s.model.flow.playerMomentId).toBeNull();
     expect(s.model.momentStarted).toBe(false);
+  });
+});
+
+describe('what the game screen shows a player (words, not data)', () => {
+  it('a miss: the character line keeps the apology, the hint shows once (in its box), the player line says it was not caught', () => {
+    const s = new Screen().send({ type: 'view', view: view() });
+    s.send({ type: 'turn', result: result([output({ dialogue: 'Ask me.', is_starting_dialogue: true })]) });
+    s.send({ type: 'sent' }).send({ type: 'said', text: '', audio: '3.1 s' });
+    const hint = 'You can say, for example: "The market" or "The ferryman\'s cottage".';
+    const miss = output({
+      input_id: 'miss', dialogue: `Sorry, I didn't catch that. ${hint}`, transcribed_player_answer: '', interaction_counted: false,
+      not_caught: { miss_number: 1, reason: 'not_heard', hint, choices: [] },
+    });
+    s.send({ type: 'turn', result: result([miss]) });
+    expect(s.model.lines.filter((l) => l.who === 'player').at(-1)).toMatchObject({ text: 'Not caught', pending: false });
+    expect(s.model.lines.filter((l) => l.who === 'character').at(-1)?.text).toBe("Sorry, I didn't catch that.");
+    expect(s.model.lastOutput?.not_caught?.hint).toBe(hint);
+  });
+
+  it('an award card names the kind of award in words and the card it gave, never the internal source name', () => {
+    const lens = { available_item_id: SAMPLE_IDS.sword, available_item_name: 'Moonstone Lens', available_item_properties: [], available_item_attack_bonus: 1, available_item_defense_bonus: 0 };
+    for (const [type, label] of [['perfect_answer', 'Perfect answer'], ['dynamic_item', 'New item'], ['character', 'New character']] as const) {
+      const s = new Screen().send({ type: 'view', view: view({ player_items: [lens] }) });
+      s.send({ type: 'turn', result: result([output({ input_id: type, is_awarded: true, award_type: type, award_id: SAMPLE_IDS.sword })]) });
+      expect(s.model.awardShown.current).toMatchObject({ label, text: 'Moonstone Lens' });
+      expect(s.model.awards).toEqual([`Award: ${label}: Moonstone Lens`]);
+    }
+  });
+
+  it('a speaker shows by name alone, whatever the emotion', () => {
+    expect(speakerText('Nell')).toBe('Nell');
+    expect(speakerText(null)).toBe('Character');
   });
 });

@@ -52,9 +52,10 @@ export interface DialogueLine {
   readonly pending: boolean;
 }
 
-/** One award shown in the award overlay (5000 ms each, in turn). */
+/** One award shown in the award overlay (5000 ms each, in turn): its kind ('Perfect answer') and what it gave. */
 export interface AwardShown {
   readonly id: string;
+  readonly label: string;
   readonly text: string;
 }
 

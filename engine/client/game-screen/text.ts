@@ -1,7 +1,7 @@
 // Texts of the game screen, shared by the CLI (plain printer, Ink) and the web app: no I/O, no ANSI codes.
 import { remainingInteractions } from '../../catalogue/display.js';
 import { rankToLetter } from '../../catalogue/rank-letter.js';
-import type { Language } from '../../schema/enums.js';
+import type { AwardSource, Language } from '../../schema/enums.js';
 import type { BattleAction } from '../../schema/player.js';
 import type { GameOutput, OutputOpponent } from '../../schema/game-output.js';
 import type { AvailableItem, GameView } from '../../schema/views.js';
@@ -43,10 +43,29 @@ export function speakerName(view: Pick<GameView, 'character_image_details' | 'en
   return known?.character_name.split(/\s+/)[0] ?? capitalise(first);
 }
 
-/** 'Nell (happiness, 3)': the emotion is shown unless it is the plain default (normal). */
+/** The speaker as a player reads it: the name alone ('Nell'); the emotion is the voice's and the portrait's business. */
+export function speakerText(name: string | null): string {
+  return name ?? 'Character';
+}
+
+/** 'Nell (happiness, 3)': the CLI's line, with the emotion unless it is the plain default (normal). */
 export function speakerLabel(name: string | null, emotion: string, intensity: number): string {
-  const who = name ?? 'Character';
+  const who = speakerText(name);
   return emotion === 'normal' ? who : `${who} (${emotion}, ${intensity})`;
+}
+
+/** The player's caption for an answer the game did not catch (its words were not heard). */
+export const NOT_CAUGHT_CAPTION = 'Not caught';
+
+/**
+ * The character's line of an output. A miss speaks "Sorry, I didn't catch that." and then its hint; the hint shows in
+ * a box of its own (with the choices), so the line keeps only the apology.
+ */
+export function characterLineText(o: Pick<GameOutput, 'dialogue' | 'not_caught'>): string {
+  const hint = o.not_caught?.hint.trim();
+  if (!hint) return o.dialogue;
+  const at = o.dialogue.lastIndexOf(hint);
+  return at < 0 ? o.dialogue : `${o.dialogue.slice(0, at)}${o.dialogue.slice(at + hint.length)}`.trim();
 }
 
 /** 'Run 1 · The Keeper's Log · Learn', the prefix of plain-mode lines. */
@@ -90,8 +109,20 @@ export function rankText(rank: number | null): string {
   return `Rank ${rankToLetter(rank ?? 7)}`;
 }
 
-/** What an award is, named from the cards it gave where the output carries them. */
-export function awardText(o: GameOutput, items: readonly AvailableItem[]): string | null {
+/** What each kind of award is called on its card (game spec §3's award sources, in the player's words). */
+export const AWARD_SOURCE_TEXT: Record<AwardSource, string> = {
+  character: 'New character',
+  item: 'New item',
+  dynamic_item: 'New item',
+  upgrade: 'Upgrade',
+  perfect_answer: 'Perfect answer',
+  free: 'Free!',
+  sacrificed_properties: 'Properties sacrificed',
+  rank_achieved: 'Rank reward',
+};
+
+/** An award as its card shows it: what kind of award (`label`) and what it gave (`text`, empty when unnamed). */
+export function awardCard(o: GameOutput, items: readonly AvailableItem[]): { label: string; text: string } | null {
   if (!o.is_awarded || o.award_type === '') return null;
   const character = o.player_characters.find((c) => c.character_id === o.award_id || c.blueprint_character_id === o.award_id);
   const item = items.find((i) => i.available_item_id === o.award_id);
@@ -99,8 +130,14 @@ export function awardText(o: GameOutput, items: readonly AvailableItem[]): strin
   const upgraded = o.player_characters.find((c) => c.character_id === o.upgraded_character_id);
   const what = character?.character_name ?? item?.available_item_name ?? equippedItem?.name
     ?? (upgraded ? `${upgraded.character_name}${o.awarded_rarity ? ` → ${o.awarded_rarity}` : ''}` : '');
-  const property = o.awarded_property ? ` +${o.awarded_property}` : '';
-  return `${o.award_type}${what ? `: ${what}` : ''}${property}`;
+  const property = o.awarded_property ? `+${o.awarded_property}` : '';
+  return { label: AWARD_SOURCE_TEXT[o.award_type], text: [what, property].filter(Boolean).join(' ') };
+}
+
+/** An award in one line ('Perfect answer: Moonstone Lens'), for the CLI. */
+export function awardText(o: GameOutput, items: readonly AvailableItem[]): string | null {
+  const card = awardCard(o, items);
+  return card && (card.text ? `${card.label}: ${card.text}` : card.label);
 }
 
 /** 'Ysolde Marrow + Storm Lantern (+brave)' for an equipment forging. */

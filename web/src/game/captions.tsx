@@ -1,7 +1,7 @@
 // The captions (game spec §4 via issue #10): the words the server heard from the player and the character's line.
 // A recogniser miss ("Sorry, I didn't catch that.") shows here as a hint, not as an error dialog.
 import type { PlayModel } from '../../../engine/client/game-screen/model.js';
-import { speakerLabel } from '../../../engine/client/game-screen/text.js';
+import { speakerText } from '../../../engine/client/game-screen/text.js';
 import { isNotCaught } from '../../../engine/protocol/turn-errors.js';
 import { GAME_TEXT } from './game-text.js';
 
@@ -22,7 +22,7 @@ export function Captions({ m, speaker, onChoice }: { m: PlayModel; speaker: stri
       ) : null}
       {lastCharacter ? (
         <p className="caption caption--character" data-testid="caption-character">
-          <span className="caption__who">{speakerLabel(lastCharacter.name ?? speaker, lastCharacter.emotion, lastCharacter.intensity)}</span>
+          <span className="caption__who">{speakerText(lastCharacter.name ?? speaker)}</span>
           {lastCharacter.text}
         </p>
       ) : null}

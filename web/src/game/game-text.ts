@@ -13,7 +13,6 @@ export const GAME_TEXT = {
   health: 'HP',
   defense: 'DEF',
   equipped: 'Equipped',
-  award: 'Award',
   forging: 'Forging',
   storyGraph: 'Story so far',
   micNeeded: 'Need to accept microphone access',

@@ -48,8 +48,8 @@ export function AwardOverlay({ m, onDismiss }: { m: PlayModel; onDismiss: () => 
   return (
     <div className="game-overlay game-overlay--award" data-testid="award-overlay" onClick={onDismiss} role="presentation">
       <div className="award-card" role="status">
-        <p className="award-card__eyebrow">{GAME_TEXT.award}</p>
-        <p className="award-card__text">{a.text}</p>
+        <p className="award-card__eyebrow">{a.label}</p>
+        {a.text ? <p className="award-card__text">{a.text}</p> : null}
       </div>
     </div>
   );
