@@ -97,6 +97,18 @@ export class Link {
     if (s) void s.close(4000);
   }
 
+  /**
+   * The device went offline (the browser's `offline` event). The socket may look open for a long while (no close
+   * frame can arrive), so it is given up at once and the link retries as after any drop, the pending input with it.
+   */
+  networkDown(): void {
+    const s = this.#socket;
+    if (!s) return;
+    this.#socket = null;
+    void s.close(4000);
+    this.#dispatch({ type: 'closed' });
+  }
+
   close(): Promise<void> {
     this.#unsubscribeTokens?.();
     this.#unsubscribeTokens = null;
@@ -181,8 +193,9 @@ export class Link {
       return;
     }
     answer.then((r) => {
-      // Cut off mid-turn: the machine replays the input once the connection is back.
-      if (r.outputs.length === 0 && r.error?.startsWith('connection closed') && this.#state.status !== 'connected') return;
+      // Cut off mid-turn: the machine replays the input once the connection is back (a socket given up may report its
+      // close after the new one is up: its turn is the new socket's now).
+      if (r.outputs.length === 0 && r.error?.startsWith('connection closed') && (this.#state.status !== 'connected' || this.#socket !== socket)) return;
       this.#dispatch({ type: 'output', inputId: r.input_id });
       if (this.#waiter?.inputId === r.input_id) this.#settle('', r);
     }, (e: unknown) => this.#settle((e as Error).message));

@@ -13,6 +13,7 @@ import type { GameOutput } from '../../schema/game-output.js';
 import type { Notification } from '../../schema/notification.js';
 import type { AvailableItem, GameView } from '../../schema/views.js';
 import type { TurnResult } from '../api/socket.js';
+import { playerErrorText } from './player-errors.js';
 import { applyView, type DialogueLine, fromOutput, type PlayEffect, type PlayModel, type PlayStep } from './model.js';
 import { awardCard, awardText, characterLineText, forgingText, NOT_CAUGHT_CAPTION, speakerName } from './text.js';
 
@@ -119,7 +120,10 @@ function highlightedCards(o: GameOutput): string[] {
 
 export function applyTurn(m: PlayModel, r: TurnResult, view: GameView | null): PlayStep {
   // The awards shown are those of this turn only; an item awarded is named from the view read after the turn.
-  let step: PlayStep = { model: { ...m, awards: [], error: r.error }, effects: [] };
+  // A refused turn took nothing: its pending line goes (the player's words stay in the box they typed them in).
+  const refused = r.error !== null && r.outputs.length === 0;
+  const lines = refused && m.lines.at(-1)?.pending ? m.lines.slice(0, -1) : m.lines;
+  let step: PlayStep = { model: { ...m, awards: [], lines, error: r.error === null ? null : playerErrorText(r.error) }, effects: [] };
   const items = view ? [...m.items, ...view.player_items] : m.items;
   for (const o of r.outputs) step = applyOutput(step, o, items);
   const last = step.model.lastOutput;

@@ -13,6 +13,7 @@ import type { PlayLanguage } from '../../schema/enums.js';
 import type { PlayerStory } from '../../schema/player.js';
 import type { GameView } from '../../schema/views.js';
 import { initialStep, type PlayEffect, type PlayEvent, type PlayModel, reducePlay, subScreenOf } from './model.js';
+import { parseUnseenTurn, presentationPending, type ResumeStore, type UnseenTurn } from './resume.js';
 
 export type Listener = (event: PlayEvent, prev: PlayModel, next: PlayModel) => void;
 
@@ -30,6 +31,8 @@ export type ControllerOptions = {
   onEffect?: (effect: PlayEffect) => void;
   /** A view read failed (the screen may show it); the game goes on with what it has. */
   onError?: (error: unknown) => void;
+  /** Keeps the last turn until the player has seen all of it, so that a reload shows the rest (resume.ts). */
+  resume?: ResumeStore;
 };
 
 /** An API failure with what was being done in front ('Error ending run. Please try again.: ...'), status kept. */
@@ -54,6 +57,8 @@ export class GameController {
   #inFlight = 0;
   #viewEpoch = 0;
   #disposed = false;
+  /** A turn is kept in the resume store (cleared once nothing of it is left to see). */
+  #unseenKept = false;
 
   constructor(
     readonly api: Api,
@@ -94,6 +99,43 @@ export class GameController {
     this.#model = step.model;
     for (const l of this.#listeners) l(event, prev, step.model);
     this.#run(step.effects);
+    if (this.#unseenKept && !presentationPending(this.#model)) this.forgetUnseen();
+  }
+
+  /**
+   * After a reload: sends the kept turn again (same input_id, answered by the server as a replay) over the view of the
+   * moment it was sent in, so its award and MOMENT COMPLETE show. False when nothing was kept; the screen then reads
+   * the view as usual. A replay refused (an input that never reached the server) shows no error: nothing was lost.
+   */
+  resumeUnseen(): boolean {
+    const kept = parseUnseenTurn(this.opts.resume?.load() ?? null, this.run.id);
+    if (!kept) {
+      this.forgetUnseen();
+      return false;
+    }
+    if (kept.view) this.dispatch({ type: 'view', view: kept.view, started: !kept.input.is_starting_dialogue });
+    // The input as sent, less its audio's parameters: the audio itself was not kept.
+    const { input_id, is_starting_dialogue, transcription, language, selected_character_ids } = kept.input;
+    void this.turn({
+      input_id, is_starting_dialogue,
+      ...(transcription !== undefined ? { transcription } : {}), ...(language ? { language } : {}), ...(selected_character_ids ? { selected_character_ids } : {}),
+    })
+      .then((r) => { if (r.error) this.dispatch({ type: 'dismiss_error' }); }, (err: unknown) => this.opts.onError?.(err));
+    return true;
+  }
+
+  /** Drops the kept turn (everything of it was seen, or the game is closed). */
+  forgetUnseen(): void {
+    this.#unseenKept = false;
+    this.opts.resume?.save(null);
+  }
+
+  #keepUnseen(input: UserInput): void {
+    const store = this.opts.resume;
+    if (!store) return;
+    const kept: UnseenTurn = { run_id: this.run.id, input, view: this.#model.view };
+    store.save(JSON.stringify(kept));
+    this.#unseenKept = true;
   }
 
   #run(effects: readonly PlayEffect[]): void {
@@ -163,6 +205,7 @@ export class GameController {
     let result: TurnResult;
     let view: GameView | null;
     try {
+      this.#keepUnseen(full);
       this.dispatch({ type: 'sent' });
       if (!full.is_starting_dialogue) this.dispatch({ type: 'said', text: full.transcription ?? '', ...(audio ? { audio: audio.label } : {}) });
       result = await this.link.send(full, audio?.bytes);

@@ -102,8 +102,8 @@ export interface PlayModel {
 }
 
 export type PlayEvent =
-  /** A fresh game view (the current or next moment, with items and team). */
-  | { readonly type: 'view'; readonly view: GameView }
+  /** A fresh game view (the current or next moment, with items and team); `started`: its moment is under way (a resume). */
+  | { readonly type: 'view'; readonly view: GameView; readonly started?: boolean }
   /** A USER_INPUT went out (a moment start or an answer): the game is processing. */
   | { readonly type: 'sent' }
   /** The player's input went out: words, or a clip (its label). */
@@ -284,7 +284,10 @@ function timer(m: PlayModel, e: TimerFired): PlayStep {
 
 export function reducePlay(m: PlayModel, e: PlayEvent): PlayStep {
   switch (e.type) {
-    case 'view': return applyView(m, e.view);
+    case 'view': {
+      const v = applyView(m, e.view);
+      return e.started ? { ...v, model: { ...v.model, momentStarted: true } } : v;
+    }
     case 'sent': return withVoice({ model: m, effects: [] }, { type: 'input_sent' });
     case 'said':
       return {

@@ -2,6 +2,7 @@
 import { remainingInteractions } from '../../catalogue/display.js';
 import { rankToLetter } from '../../catalogue/rank-letter.js';
 import type { AwardSource, Language } from '../../schema/enums.js';
+import { MAX_TRANSCRIPTION_CHARS } from '../../protocol/user-input.js';
 import type { BattleAction } from '../../schema/player.js';
 import type { GameOutput, OutputOpponent } from '../../schema/game-output.js';
 import type { AvailableItem, GameView } from '../../schema/views.js';
@@ -145,4 +146,15 @@ export function forgingText(o: GameOutput, characterId: string, itemId: string, 
   const c = o.player_characters.find((x) => x.character_id === characterId);
   const item = c?.equipped_items.find((i) => i.id === itemId);
   return `${c?.character_name ?? 'a character'} + ${item?.name ?? 'an item'}${property ? ` (+${property})` : ''}`;
+}
+
+/** The typed answer box takes what the server takes (USER_INPUT's transcription); it says so near the limit. */
+export const ANSWER_MAX_CHARS = MAX_TRANSCRIPTION_CHARS;
+const ANSWER_COUNTER_FROM = Math.floor(ANSWER_MAX_CHARS * 0.9);
+
+/** '150 characters left' once 90% of the limit is typed, null before. */
+export function answerCounterText(length: number): string | null {
+  if (length < ANSWER_COUNTER_FROM) return null;
+  const left = Math.max(0, ANSWER_MAX_CHARS - length);
+  return left === 0 ? `${ANSWER_MAX_CHARS.toLocaleString('en')} characters at most` : `${left.toLocaleString('en')} character${left === 1 ? '' : 's'} left`;
 }

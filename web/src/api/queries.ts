@@ -44,7 +44,8 @@ export const authSettingsQuery = queryOptions({ queryKey: queryKeys.authSettings
 
 export const useStaticCatalogue = () => useQuery(staticCatalogueQuery);
 export const useStories = (userId: string | null) => useQuery(storiesQuery(userId));
-export const useStory = (storyId: string) => useQuery(storyQuery(storyId));
+/** Asks nothing until the id is known (the game page reads it from the run first): GET /api/stories/ would be a 400. */
+export const useStory = (storyId: string) => useQuery({ ...storyQuery(storyId), enabled: storyId !== '' });
 /** The signed-in player's progress per started story (the Continue row, the profile page). */
 export const useProgress = (userId: string | null) => useQuery({ queryKey: queryKeys.progress(userId), queryFn: () => api.progress(), enabled: userId !== null, staleTime: 30_000 });
 export const useLaunch = (storyId: string) => useQuery(launchQuery(storyId));

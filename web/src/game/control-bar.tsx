@@ -1,7 +1,9 @@
 // The control bar: the record button of the voice loop (REC / STOP / SKIP, none while the game thinks), the typed
-// input that is always there (sent as `transcription`), and the menu button.
+// input that is always there (sent as `transcription`, as long as the server takes, counting down near the limit), and
+// the menu button.
 import { type FormEvent, useState } from 'react';
 import type { PlayModel } from '../../../engine/client/game-screen/model.js';
+import { ANSWER_MAX_CHARS, answerCounterText } from '../../../engine/client/game-screen/text.js';
 import { voiceButton } from '../../../engine/client/voice-loop.js';
 import type { GameSession } from './game-session.js';
 import { GAME_TEXT } from './game-text.js';
@@ -11,6 +13,7 @@ export function ControlBar({ session, m, onMenu }: { session: GameSession; m: Pl
   const [text, setText] = useState('');
   const button = voiceButton(m.voice);
   const micError = useMicError(session);
+  const counter = answerCounterText(text.length);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     // A complete moment still speaking its last line takes no answer (the server would refuse it): wait for the next.
@@ -40,11 +43,14 @@ export function ControlBar({ session, m, onMenu }: { session: GameSession; m: Pl
           onChange={(e) => setText(e.target.value)}
           placeholder={GAME_TEXT.typePlaceholder}
           autoComplete="off"
+          maxLength={ANSWER_MAX_CHARS}
+          aria-describedby={counter ? 'game-typed-counter' : undefined}
           data-testid="typed-input"
         />
         <button type="submit" className="game-button game-button--primary" disabled={!text.trim() || m.voice.processing || m.momentComplete}>{GAME_TEXT.send}</button>
       </form>
       <button type="button" className="game-button control-bar__menu" onClick={onMenu} aria-haspopup="dialog">{GAME_TEXT.menu}</button>
+      {counter ? <p id="game-typed-counter" className="control-bar__counter" aria-live="polite" data-testid="answer-counter">{counter}</p> : null}
       {micError ? <p className="control-bar__error" role="alert" data-testid="mic-error">{micError}</p> : null}
     </div>
   );

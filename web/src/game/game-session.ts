@@ -4,11 +4,12 @@
 // game rule lives here: timings, queues, the voice loop and the connection are the controller's and the link's.
 import { GameController } from '../../../engine/client/game-screen/controller.js';
 import type { PlayEffect, PlayModel } from '../../../engine/client/game-screen/model.js';
+import type { ResumeStore } from '../../../engine/client/game-screen/resume.js';
 import type { Link } from '../../../engine/client/api/link.js';
 import type { PlayLanguage } from '../../../engine/schema/enums.js';
 import type { PlayerStory } from '../../../engine/schema/player.js';
 import { api, browserClock, newId } from '../api/client.js';
-import { openGameLink } from '../api/realtime.js';
+import { openGameLink, watchNetwork } from '../api/realtime.js';
 import type { AudioInput } from '../../../engine/client/game-screen/controller.js';
 import { voiceButton } from '../../../engine/client/voice-loop.js';
 import { nativeBridge } from '../native/bridge.js';
@@ -20,6 +21,28 @@ import { NativeVoice } from './voice/native-voice.js';
 import type { RecordingEffect, VoiceHost, VoiceInput } from './voice/voice-input.js';
 
 export type SessionListener = () => void;
+
+/** The run's unseen turn (engine/client/game-screen/resume.ts) in this tab's sessionStorage: it survives a reload only. */
+function unseenTurnStore(runId: string): ResumeStore {
+  const key = `looptale:unseen-turn:${runId}`;
+  return {
+    load: () => {
+      try {
+        return window.sessionStorage.getItem(key);
+      } catch {
+        return null; // storage blocked: nothing to resume
+      }
+    },
+    save: (text) => {
+      try {
+        if (text === null) window.sessionStorage.removeItem(key);
+        else window.sessionStorage.setItem(key, text);
+      } catch {
+        // storage blocked or full: a reload then starts from the game view, as without it
+      }
+    },
+  };
+}
 
 export class GameSession {
   readonly ctrl: GameController;
@@ -33,6 +56,7 @@ export class GameSession {
   #micError: string | null = null;
   #backgroundOn = false;
   #disposed = false;
+  #unwatchNetwork: () => void;
   /** The microphone: the browser's, or the native wrapper's when it injected its bridge. */
   readonly voice: VoiceInput;
   /** A voice_click is being dispatched (a STOP from it sends the recording; a stop for another reason drops it). */
@@ -64,10 +88,12 @@ export class GameSession {
     const bridge = nativeBridge();
     this.voice = bridge ? new NativeVoice(host, bridge) : new BrowserVoice(host);
     this.link = openGameLink();
+    this.#unwatchNetwork = watchNetwork(this.link);
     this.ctrl = new GameController(api, this.link, run, storyName, {
       language, time: { mode: 'live', clock: browserClock }, newId,
       onEffect: (e) => this.#effect(e),
       onError: (err) => this.#fail(err),
+      resume: unseenTurnStore(run.id),
     });
     this.link.onAudio = (chunk) => {
       // The rest of a reply the player skipped (its later sentences arrive after the tap) is not played.
@@ -82,7 +108,8 @@ export class GameSession {
       this.voice.observe(next);
       this.#emit();
     });
-    void this.ctrl.refreshView().catch((err: unknown) => this.#fail(err));
+    // A reload in the middle of a turn's presentation picks it up again; otherwise the game view is read.
+    if (!this.ctrl.resumeUnseen()) void this.ctrl.refreshView().catch((err: unknown) => this.#fail(err));
   }
 
   get model(): PlayModel {
@@ -194,6 +221,8 @@ export class GameSession {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.ctrl.forgetUnseen();
+    this.#unwatchNetwork();
     this.voice.dispose();
     this.audio.close();
     this.sounds.close();
