@@ -5,6 +5,7 @@
 import { GameController } from '../../../engine/client/game-screen/controller.js';
 import type { PlayEffect, PlayModel } from '../../../engine/client/game-screen/model.js';
 import type { ResumeStore } from '../../../engine/client/game-screen/resume.js';
+import { ApiError } from '../../../engine/client/api/http.js';
 import type { Link } from '../../../engine/client/api/link.js';
 import type { PlayLanguage } from '../../../engine/schema/enums.js';
 import type { PlayerStory } from '../../../engine/schema/player.js';
@@ -130,6 +131,9 @@ export class GameSession {
   }
 
   #fail(err: unknown): void {
+    // The server not reached while the connection is down: the connection overlay already says so, and the view is
+    // read again once it is back.
+    if (err instanceof ApiError && err.status === 0 && (this.link.status !== 'connected' || !navigator.onLine)) return;
     this.#notice = err instanceof Error ? err.message : String(err);
     this.#emit();
   }
