@@ -20,6 +20,13 @@ describe('rating percent', () => {
     expect(ratingPercent(5, 0)).toBe(100);
   });
 
+  it('says nothing (not "0% Recommended") until the story has a rating', () => {
+    expect(recommendedText(0, 0)).toBeNull();
+    expect(recommendedText(null, undefined)).toBeNull();
+    expect(recommendedText(0, 3)).toBe('0% Recommended');
+    expect(recommendedText(5, 0)).toBe('100% Recommended');
+  });
+
   it('property: always within [0, 100]', () => {
     const count = fc.option(fc.oneof(fc.integer(), fc.double()), { nil: null });
     fc.assert(fc.property(count, count, (p, n) => {

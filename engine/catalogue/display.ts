@@ -27,8 +27,12 @@ export function ratingPercent(positive: Count, negative: Count): number {
   return sum === 0 ? 0 : (positive / sum) * 100;
 }
 
-/** '{n}% Recommended', the percent rounded to a whole number. */
-export function recommendedText(positive: Count, negative: Count): string {
+/**
+ * '{n}% Recommended', the percent rounded to a whole number; null while the story has no ratings (a missing or zero
+ * sum), where a '0%' would read as every player disliking it.
+ */
+export function recommendedText(positive: Count, negative: Count): string | null {
+  if (!usableCount(positive) || !usableCount(negative) || positive + negative === 0) return null;
   return `${Math.round(ratingPercent(positive, negative))}% Recommended`;
 }
 

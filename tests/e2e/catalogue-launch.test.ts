@@ -44,7 +44,8 @@ describe('catalogues, story modal and launch screen', { timeout: 120_000 }, () =
     const card = page.getByTestId('story-card').filter({ hasText: 'The Lantern Keeper' });
     await card.hover();
     const facts = card.getByTestId('story-facts');
-    await expect(facts.textContent()).resolves.toMatch(/\d+% Recommended/);
+    // The fixture stories have no ratings yet: no '0% Recommended' until there is a figure.
+    await expect(facts.textContent()).resolves.not.toMatch(/Recommended/);
     await expect(facts.textContent()).resolves.toMatch(/Everyone|Teen|Rating Pending/);
     await expect(facts.textContent()).resolves.toMatch(/\d+ minutes|\dH/);
     await expect(facts.getByText('HD', { exact: true }).isVisible()).resolves.toBe(true);

@@ -17,6 +17,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const PHONE = { width: 390, height: 844 } as const;
+/** The smallest phone the layout is held to. */
+export const SMALL_PHONE = { width: 360, height: 640 } as const;
 export const DESKTOP = { width: 1440, height: 900 } as const;
 export const STORIES_DIR = join(import.meta.dirname, '..', '..', 'fixtures', 'stories');
 export const PASSWORD = 'correct horse battery staple';
@@ -80,9 +82,17 @@ export type HarnessOptions = {
   args?: string[];
 };
 
+/**
+ * E2E_WEB_DIST serves another build of the web app instead of this checkout's (a copy of an earlier web/dist, to see a
+ * browser test fail on the code before a change, or to take "before" screenshots while the sources change).
+ */
+const OTHER_DIST = process.env.E2E_WEB_DIST;
+
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  await ensureWebBuilt();
-  const server = await startTestServer({ SEED_STORIES: 'true', STORIES_DIR, DEV_OUTBOX: 'true', AUTH_RATE_LIMIT_SCALE: '20', ...opts.env });
+  if (!OTHER_DIST) await ensureWebBuilt();
+  const server = await startTestServer({
+    SEED_STORIES: 'true', STORIES_DIR, DEV_OUTBOX: 'true', AUTH_RATE_LIMIT_SCALE: '20', ...(OTHER_DIST ? { WEB_DIST: OTHER_DIST } : {}), ...opts.env,
+  });
   const b = await withBrowser(server.url, () => server.close(), opts.args ?? []);
   return { ...b, server };
 }

@@ -1,4 +1,5 @@
-// `npm run screenshots`: every screen registered in tests/e2e/shots/*.ts, at 390x844 (phone) and 1440x900 (desktop),
+// `npm run screenshots`: every screen registered in tests/e2e/shots/*.ts, at 360x640 (small), 390x844 (phone) and 1440x900
+// (desktop),
 // against a real server with the fixture stories, into SCREENSHOTS_DIR (default .tmp/screenshots/). Open the PNGs and
 // look. `npm run screenshots -- browse login` takes only the shots whose name contains one of the words.
 //
@@ -8,9 +9,9 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { type Account, DESKTOP, type Harness, PHONE, signUp, startHarness } from './harness.js';
+import { type Account, DESKTOP, type Harness, PHONE, signUp, SMALL_PHONE, startHarness } from './harness.js';
 
-export type ShotContext = { harness: Harness; account: Account | null; viewport: 'phone' | 'desktop' };
+export type ShotContext = { harness: Harness; account: Account | null; viewport: 'small' | 'phone' | 'desktop' };
 
 export type Shot = {
   /** File name stem: `${name}.${viewport}.png`. */
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   const written: string[] = [];
   try {
     for (const shot of shots) {
-      for (const [viewport, size] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+      for (const [viewport, size] of [['small', SMALL_PHONE], ['phone', PHONE], ['desktop', DESKTOP]] as const) {
         const account = shot.signedIn ? await signUp(harness.url) : null;
         const page = await harness.newPage({ viewport: size, deviceScaleFactor: 1, ...(account ? { signedInAs: account } : {}) });
         try {

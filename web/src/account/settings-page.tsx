@@ -39,7 +39,7 @@ export function SettingsPage() {
         <h2 id="language-title">Language</h2>
         <div className="field">
           <label className="field__label" htmlFor="language">{SETTINGS_TEXT.language}</label>
-          <select id="language" className="field__input" value={s.language} onChange={(e) => updateSettings({ language: e.target.value as PlayLanguage })} aria-describedby="language-hint">
+          <select id="language" className="field__input account-select" value={s.language} onChange={(e) => updateSettings({ language: e.target.value as PlayLanguage })} aria-describedby="language-hint">
             <option value="english">English</option>
             <option value="french">Français</option>
           </select>

@@ -20,10 +20,11 @@ export function GenreTags({ story, max = 3 }: { story: CatalogueStory; max?: num
 
 /** The public card's hover details. */
 export function PublicStoryFacts({ story }: { story: CatalogueStory }) {
+  const recommended = recommendedText(story.positive_count, story.negative_count);
   return (
     <span className="story-facts" data-testid="story-facts">
       <span className="story-facts__line">
-        <span className="story-facts__recommended">{recommendedText(story.positive_count, story.negative_count)}</span>
+        {recommended ? <span className="story-facts__recommended">{recommended}</span> : null}
         <span className="story-facts__rating">{ratingLabel(story.esbr_rating)}</span>
         <span>{durationText(story.estimated_minute_duration)}</span>
         <HdBadge />

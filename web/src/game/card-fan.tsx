@@ -1,16 +1,20 @@
 // A fan of cards (game spec §9): the player's characters and items at the bottom, opponents flipped at the top. Cards
 // overlap; on hover the fan opens so neighbours overlap by at most 40 px or 15% of a card's width (the smaller), and
-// below 800 px of container width the whole fan scales down (never under 0.25), further when its slot is too narrow.
-// Each card tilts (TiltCard).
+// below 800 px of container width the whole fan scales down, never under 0.75 (a card's text stays 12 px or more as
+// drawn): a slot too narrow for its cards at that scale overlaps them more instead. Each card tilts (TiltCard).
 import { type CSSProperties, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { TiltCard } from '../ui/tilt-card.js';
+import { CardGlyph } from './card-glyph.js';
 import './card-fan.css';
 
 export const CARD_WIDTH = 132;
 export const FAN_FULL_WIDTH = 800;
-export const FAN_MIN_SCALE = 0.25;
+/** The smallest a fan is drawn: a 99 px card, whose text (sized against --fan-scale in CSS) is still 12 px. */
+export const FAN_MIN_SCALE = 0.75;
 /** Closed fan: cards overlap by 45% of their width; open (hover): at most 40 px or 15%. */
 export const CLOSED_OVERLAP = 0.45;
+/** The most a closed fan overlaps its cards when its slot is narrow: a fifth of each covered card still shows. */
+export const MAX_OVERLAP = 0.8;
 export const OPEN_OVERLAP_PX = Math.min(40, 0.15 * CARD_WIDTH);
 const FAN_DEG = 5;
 
@@ -34,28 +38,39 @@ export function fanScale(containerWidth: number): number {
 }
 
 /** The width a closed fan of n cards takes unscaled, with room for the tilt of its outer cards. */
-export function fanRowWidth(n: number): number {
-  return CARD_WIDTH * (1 + Math.max(0, n - 1) * (1 - CLOSED_OVERLAP)) * 1.08;
+export function fanRowWidth(n: number, overlap = CLOSED_OVERLAP): number {
+  return CARD_WIDTH * (1 + Math.max(0, n - 1) * (1 - overlap)) * 1.08;
 }
 
 /**
  * The fan's scale: the game screen's (below 800 px, so both fans of the hand scale alike), and smaller still when the
- * fan's own slot cannot hold its cards (a phone's hand of four characters beside the items); never under 0.25.
+ * fan's own slot cannot hold its cards (a phone's hand of four characters beside the items); never under 0.75.
  */
 export function fitScale(screenWidth: number, slotWidth: number, n: number): number {
   const fit = slotWidth > 0 ? slotWidth / fanRowWidth(n) : 1;
   return Math.max(FAN_MIN_SCALE, Math.min(fanScale(screenWidth), fit));
 }
 
+/** How much the closed fan's cards overlap at that scale: 45%, more (up to 80%) when the slot is too narrow. */
+export function fitOverlap(slotWidth: number, n: number, scale: number): number {
+  if (n < 2 || slotWidth <= 0) return CLOSED_OVERLAP;
+  const visible = (slotWidth / (scale * CARD_WIDTH * 1.08) - 1) / (n - 1);
+  return Math.min(MAX_OVERLAP, Math.max(CLOSED_OVERLAP, 1 - visible));
+}
+
 export function CardFan({ cards, flipped = false, label, empty }: { cards: readonly FanCard[]; flipped?: boolean; label: string; empty?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [scale, setScale] = useState(1);
+  const [fit, setFit] = useState({ scale: 1, overlap: CLOSED_OVERLAP });
   const n = cards.length;
   useLayoutEffect(() => {
     const own = ref.current;
     if (!own) return;
     const screen = own.closest('.in-game') ?? own;
-    const update = () => setScale(fitScale(screen.clientWidth, own.clientWidth, n));
+    const update = () => {
+      const scale = fitScale(screen.clientWidth, own.clientWidth, n);
+      const overlap = fitOverlap(own.clientWidth, n, scale);
+      setFit((f) => (f.scale === scale && f.overlap === overlap ? f : { scale, overlap }));
+    };
     const ro = new ResizeObserver(update);
     ro.observe(screen);
     ro.observe(own);
@@ -65,10 +80,10 @@ export function CardFan({ cards, flipped = false, label, empty }: { cards: reado
   return (
     <div
       ref={ref}
-      className={`card-fan${flipped ? ' card-fan--flipped' : ''}`}
+      className={`card-fan${flipped ? ' card-fan--flipped' : ''}${fit.scale < 0.9 ? ' card-fan--compact' : ''}`}
       role="list"
       aria-label={label}
-      style={{ '--fan-scale': scale, '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-CLOSED_OVERLAP * CARD_WIDTH}px`, '--spread': `${CLOSED_OVERLAP * CARD_WIDTH - OPEN_OVERLAP_PX}px` } as CSSProperties}
+      style={{ '--fan-scale': fit.scale, '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-fit.overlap * CARD_WIDTH}px`, '--spread': `${fit.overlap * CARD_WIDTH - OPEN_OVERLAP_PX}px` } as CSSProperties}
     >
       <div className="card-fan__row">
         {n === 0 && empty ? <p className="card-fan__empty">{empty}</p> : null}
@@ -93,7 +108,7 @@ export function CardFan({ cards, flipped = false, label, empty }: { cards: reado
                 aria-label={`${c.title}: ${c.stats.map((s) => `${s.label} ${s.value}`).join(', ')}`}
               >
                 <div className="game-card__art">
-                  {c.image ? <img src={c.image} alt="" loading="lazy" /> : <span className="game-card__initial" aria-hidden="true">{c.title.charAt(0)}</span>}
+                  {c.image ? <img src={c.image} alt="" loading="lazy" /> : <CardGlyph kind={c.kind} className="game-card__glyph" />}
                 </div>
                 <div className="game-card__body">
                   <p className="game-card__title">{c.title}</p>

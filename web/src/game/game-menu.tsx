@@ -7,6 +7,7 @@ import { remainingInteractions } from '../../../engine/catalogue/display.js';
 import { END_RUN_CONFIRM, MENU_TEXT } from '../../../engine/client/game-screen/menu-text.js';
 import type { PlayModel } from '../../../engine/client/game-screen/model.js';
 import type { GameSession } from './game-session.js';
+import { CardGlyph } from './card-glyph.js';
 import { GAME_TEXT } from './game-text.js';
 import './game-menu.css';
 
@@ -26,10 +27,10 @@ function Ring({ remaining, max }: { remaining: number; max: number }) {
   );
 }
 
-function Avatar({ url, text, item = false }: { url: string | undefined; text: string; item?: boolean }) {
+function Avatar({ url, item = false }: { url: string | undefined; item?: boolean }) {
   return (
     <span className={`menu-entry__avatar${item ? ' menu-entry__avatar--item' : ''}`} aria-hidden="true">
-      {url ? <img src={url} alt="" loading="lazy" /> : text.charAt(0)}
+      {url ? <img src={url} alt="" loading="lazy" /> : <CardGlyph kind={item ? 'item' : 'character'} className="menu-entry__glyph" />}
     </span>
   );
 }
@@ -93,7 +94,7 @@ export function GameMenu({ open, session, m, onClose }: { open: boolean; session
           <ul>
             {m.team.map((c) => (
               <li key={c.id} className="menu-entry" data-testid="menu-character">
-                <Avatar url={v?.card_images[c.id]} text={c.name} />
+                <Avatar url={v?.card_images[c.id]} />
                 <div>
                   <p className="menu-entry__name">{c.name} <small>{c.cardType}</small></p>
                   <p className="menu-entry__meta">{[...c.properties].join(', ')}</p>
@@ -111,7 +112,7 @@ export function GameMenu({ open, session, m, onClose }: { open: boolean; session
           <ul>
             {m.items.map((i) => (
               <li key={i.available_item_id} className="menu-entry" data-testid="menu-item">
-                <Avatar url={v?.card_images[i.available_item_id]} text={i.available_item_name} item />
+                <Avatar url={v?.card_images[i.available_item_id]} item />
                 <div>
                   <p className="menu-entry__name">{i.available_item_name}</p>
                   <p className="menu-entry__meta">{i.available_item_properties.join(', ')}</p>
