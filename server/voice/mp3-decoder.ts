@@ -49,6 +49,8 @@ export class Mp3Decoder {
   async close(): Promise<void> {
     const w = this.#worker;
     this.#worker = null;
+    // Referenced until it is gone (unreferenced while idle: an empty event loop would end the process mid-await).
+    w?.ref();
     await w?.terminate();
   }
 }
