@@ -25,8 +25,11 @@ export const ConfigSchema = z.object({
   MIGRATE_ON_START: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** Origins allowed for browsers (CORS and the WebSocket Origin check); requests without Origin are allowed. */
-  ALLOWED_ORIGINS: list.default(['http://localhost:8787', 'http://127.0.0.1:8787', 'http://localhost:5173']),
+  /**
+   * Origins allowed for browsers (CORS, auth redirects and the WebSocket Origin check); requests without Origin are
+   * allowed. Development origins (Vite's http://localhost:5173) are added by `npm run dev` (scripts/dev.ts), never here.
+   */
+  ALLOWED_ORIGINS: list.default(['http://localhost:8787', 'http://127.0.0.1:8787']),
   /** Import the fixture stories at first start (each missing one, until one start has done them all: crash-safe). */
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),

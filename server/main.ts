@@ -1,10 +1,13 @@
 // Starting and stopping one server process: database, HTTP API, WebSocket /ws. SIGTERM stops accepting, lets turns in
 // flight finish, then closes the database cleanly.
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDb } from './db/open.js';
+import { tightenTree } from './db/private-files.js';
 import { buildApp, type Services } from './http/app.js';
 import type { Logger } from './log.js';
 import { MODULES } from './modules.js';
@@ -35,6 +38,8 @@ export type StartOptions = {
 
 export async function startServer(config: Config, log: Logger, opts: StartOptions = {}): Promise<RunningServer> {
   const db = await (opts.db ?? openDb(config));
+  // PGlite's opening tightened DATA_DIR already; with PostgreSQL it still holds media and their rendered variants.
+  if (db.kind !== 'pglite' && existsSync(config.DATA_DIR)) tightenTree(resolve(config.DATA_DIR));
   // The modules fill in the rest of the container (stories, game, auth, play...) as they start.
   const services = {
     config, log, db, onClose: [],

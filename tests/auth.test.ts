@@ -1,6 +1,8 @@
 // Local sign-in against the real server with the unmodified supabase-js client: sign-up, password sign-in and its
 // errors, getUser, updateUser, refresh-token rotation and reuse detection, sign-out, the access-token claims, and the
 // session-end events the WebSocket layer listens to.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEndReason } from '../server/auth/service.js';
 import { ageRotatedRefreshTokens, ANON_KEY, claimsOf, getUserRaw, supabaseClient, uniqueEmail } from './helpers/auth.js';
@@ -291,9 +293,16 @@ describe('settings and keys', () => {
     expect(await res.json()).toMatchObject({ error_code: 'validation_failed', msg: 'Unsupported provider: provider is not enabled' });
   });
 
-  it('keeps the generated signing secret in looptale_private.server_settings (shared by every process on the database)', async () => {
+  it('keeps the generated signing secret out of the embedded database: DATA_DIR/jwt-secret, 0600 (PostgreSQL: server_settings, shared by its processes)', async () => {
     const r = await srv.services.db.query<{ value: string }>("SELECT value FROM looptale_private.server_settings WHERE key = 'auth.jwt_secret'");
-    expect(r.rows[0]?.value.length).toBeGreaterThanOrEqual(64);
+    if (srv.services.db.kind === 'pglite') {
+      expect(r.rows).toEqual([]);
+      const file = join(srv.config.DATA_DIR, 'jwt-secret');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, 'utf8').trim().length).toBeGreaterThanOrEqual(64);
+    } else {
+      expect(r.rows[0]?.value.length).toBeGreaterThanOrEqual(64);
+    }
   });
 });
 

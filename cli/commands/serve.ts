@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { DataDirLockedError } from '../../server/db/dir-lock.js';
+import { PRIVATE_UMASK } from '../../server/db/private-files.js';
 import { openDb } from '../../server/db/open.js';
 import { createLogger } from '../../server/log.js';
 
@@ -20,6 +21,8 @@ Examples:
   PORT=9000 looptale serve --data-dir /var/lib/looptale
   DATABASE_URL=postgres://user:pw@db/looptale looptale serve   # several processes may share it`)
     .action(async (o: { port?: string; host?: string; dataDir?: string; databaseUrl?: string }) => {
+      // What the server writes (database, media, keys) is readable by its own user only, whatever umask it was given.
+      process.umask(PRIVATE_UMASK);
       let config;
       try {
         config = loadConfig(process.env, { PORT: o.port, HOST: o.host, DATA_DIR: o.dataDir, DATABASE_URL: o.databaseUrl });

@@ -17,7 +17,8 @@ import { emailRoutes } from './routes-email.js';
 import type { AuthService, VerifiedToken } from './service.js';
 import { Sessions } from './sessions.js';
 import { supabaseAuthRoutes, supabaseVerifier } from './supabase.js';
-import { loadJwtSecret, verifyAccessToken } from './tokens.js';
+import { loadJwtSecret } from './signing-secret.js';
+import { verifyAccessToken } from './tokens.js';
 import { waitlistRoutes } from './waitlist.js';
 
 const SWEEP_MS = 60 * 60_000;
@@ -55,7 +56,7 @@ export const authModule: RouteModule = async (app, s) => {
     return;
   }
 
-  const secret = await loadJwtSecret(db, config.JWT_SECRET);
+  const secret = await loadJwtSecret(db, config, log);
   const baseUrl = baseUrlOf(app, s);
   const sessions = new Sessions({ db, log, secret, issuer: () => `${baseUrl()}/auth/v1`, ttlS: config.ACCESS_TOKEN_TTL_S, reuseIntervalS: config.REFRESH_TOKEN_REUSE_INTERVAL_S, now });
   // Several processes may share a PostgreSQL database: hear of the sessions the others end (LISTEN/NOTIFY).

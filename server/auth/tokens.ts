@@ -2,11 +2,8 @@
 // stored only as SHA-256 digests. Access tokens are HS256 JWTs with the claims supabase-js reads.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import type { Queryable } from '../db/db.js';
-import { getOrCreateSecret } from '../store/settings.js';
 
 export const AUDIENCE = 'authenticated';
-const SECRET_KEY = 'auth.jwt_secret';
 
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
@@ -25,15 +22,6 @@ export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/**
- * The access-token signing secret: JWT_SECRET, or one generated on first start and kept in server_settings so every
- * server process on one database signs and verifies alike.
- */
-export async function loadJwtSecret(db: Queryable, configured: string | undefined): Promise<Uint8Array> {
-  const value = configured ?? (await getOrCreateSecret(db, SECRET_KEY, () => randomSecret(48)));
-  return new TextEncoder().encode(value);
 }
 
 export type AmrEntry = { method: string; timestamp: number };

@@ -30,7 +30,7 @@ function alive(pid: number): boolean {
 /** Creates `file` holding our pid, atomically; false when it exists. */
 function create(file: string): boolean {
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  writeFileSync(temp, String(process.pid));
+  writeFileSync(temp, String(process.pid), { mode: 0o600 });
   try {
     linkSync(temp, file);
     return true;

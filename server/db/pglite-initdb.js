@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import './pglite-private-fs.js';
 import { PGlite } from '@electric-sql/pglite';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -5,6 +5,7 @@
 // Each gets exactly one reply { id, ok: true, rows, affected } or { id, ok: false, error } (error: message, name and
 // the database's fields such as code and detail). Requests are served one at a time, in order.
 import { parentPort } from 'node:worker_threads';
+import './pglite-private-fs.js';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 
 const port = parentPort;

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryOptions, Row } from './db.js';
 import { acquireDirLock, type DirLock } from './dir-lock.js';
+import { makePrivateDir, tightenTree } from './private-files.js';
 import { DEFAULT_VACUUM_POLICY, PgliteVacuum, type VacuumPolicy } from './pglite-vacuum.js';
 
 type Request = { op: 'open'; dataDir: string | null; settings: Record<string, string> } | { op: 'query'; sql: string; params: readonly unknown[]; prepare?: boolean } | { op: 'exec'; sql: string } | { op: 'close' };
@@ -153,11 +154,13 @@ export async function openPglite(dataDir: string | null, opts: PgliteOptions = {
   let path: string | null = null;
   if (dataDir !== null) {
     const dir = resolve(dataDir);
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     lock = acquireDirLock(dir);
     path = join(dir, 'pglite');
     try {
       await createDataDir(path, opts.templateDir ?? (process.env.PGLITE_TEMPLATE_DIR || undefined));
+      // The unpacked archive, a copied template and an older version's files come with group and other permissions.
+      tightenTree(dir);
     } catch (e) {
       lock.release();
       throw e;

@@ -25,6 +25,7 @@ import type { AudioInput, Transcriber } from '../voice/transcriber.js';
 import { transcriberListener, type Listener } from '../voice/listener.js';
 import type { VoiceMissPort } from '../store/voice-misses.js';
 import { notCaughtTurn } from '../../engine/run/not-caught.js';
+import { KeyedMutex } from './keyed-mutex.js';
 import type { Brain } from './brain.js';
 import { GameError, stepAndCommit } from './commit-step.js';
 import type { GameStorePort } from './ports.js';
@@ -96,6 +97,11 @@ type Missed = { speak: SpeakEffect; reason: string; miss_number: number };
 
 export class TurnPipeline {
   readonly #listener: Listener;
+  /**
+   * One user's audio is heard one clip at a time, whatever number of sockets and runs they play on: decoders and
+   * recognisers serve the clips of every user in turn, so no one account holds them for everyone else.
+   */
+  readonly #hearing = new KeyedMutex();
 
   constructor(readonly deps: TurnPipelineDeps) {
     this.#listener = deps.listener ?? transcriberListener(deps.transcriber, { gate: false });
@@ -289,7 +295,7 @@ export class TurnPipeline {
     if (!audio) throw new GameError('turn/no_input', 'Say something: send a transcription or audio.');
     const language = languageOf(state);
     const ts = performance.now();
-    const heard = await this.#listener.hear({ story, state, language, audio });
+    const heard = await this.#hearing.run(req.userId, () => this.#listener.hear({ story, state, language, audio }));
     stages.stt = msSince(ts);
     if (heard.ok) return heard.text;
     if (heard.miss) return { reason: heard.reason, heard: heard.heard, recogniser: heard.recogniser };

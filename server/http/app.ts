@@ -76,6 +76,21 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     const token = bearer(req);
     if (token) req.user = await services.authenticate(token);
   });
+  // Headers every answer gets by what it is: JSON is never sniffed as something else; an answer carrying a token (or
+  // from the token route, refusals included) is never kept by a cache; HTTPS (the request came over it through a
+  // trusted proxy, or PUBLIC_URL is https) tells browsers to stay on HTTPS for a year.
+  const httpsOnly = config.PUBLIC_URL?.startsWith('https:') === true;
+  app.addHook('onSend', async (req, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.includes('json')) void reply.header('x-content-type-options', 'nosniff');
+    const path = req.url.split('?')[0] ?? '';
+    const carriesToken = (typeof payload === 'string' && /"(access_token|refresh_token)"\s*:/.test(payload)) || /[#&?]access_token=/.test(String(reply.getHeader('location') ?? ''));
+    if (path === '/auth/v1/token' || carriesToken) {
+      void reply.header('cache-control', 'no-store');
+    }
+    if (httpsOnly || (config.TRUST_PROXY && req.protocol === 'https')) void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    return payload;
+  });
   // Every JSON (and form) body, on every route: text must be valid Unicode (PostgreSQL's jsonb refuses an unpaired
   // surrogate) and nesting bounded, whatever the route's own schema says.
   app.addHook('preValidation', (req, _reply, done) => {

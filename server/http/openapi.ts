@@ -221,7 +221,7 @@ export const openApiRoutes: RouteModule = (app, s) => {
     () => Promise.resolve(document()));
   route(app, { method: 'GET', url: '/docs', summary: 'The routes as an HTML page', tags: ['docs'], auth: 'none', produces: 'text/html' },
     async ({ reply }) => {
-      await reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(docsPage(document()));
+      await reply.header('content-type', 'text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'").header('x-frame-options', 'DENY').send(docsPage(document()));
       return undefined;
     });
 };

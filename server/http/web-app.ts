@@ -50,6 +50,8 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
+  // No other site may frame a page (clickjacking a signed-in player); the native wrapper loads the app top-level.
+  "frame-ancestors 'none'",
 ].join('; ');
 
 export function isServerPath(path: string): boolean {
@@ -96,7 +98,8 @@ function send(req: FastifyRequest, reply: FastifyReply, found: Found, urlPath: s
     .header('vary', 'accept-encoding')
     .header('etag', etag);
   if (ext === '.html') {
-    void reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'strict-origin-when-cross-origin');
+    void reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'strict-origin-when-cross-origin')
+      .header('x-frame-options', 'DENY'); // for browsers older than CSP frame-ancestors
   }
   if (status === 200 && req.headers['if-none-match'] === etag) return reply.code(304).send();
   const accept = String(req.headers['accept-encoding'] ?? '');

@@ -8,6 +8,7 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { z } from 'zod';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
 import type { RenderSize } from './render-sizes.js';
 import type { Bucket } from './storage.js';
 import { readAll, variantDir, type MediaStore } from './store.js';
@@ -126,11 +127,11 @@ export class Renderer {
         const out = await encode(source, src.contentType === 'image/svg+xml', v).catch((e: unknown) => {
           throw new RenderError(`${file} cannot be rendered as an image: ${e instanceof Error ? e.message : String(e)}`);
         });
-        await mkdir(dir, { recursive: true });
+        await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
         const kept = (await readdir(dir)).filter((n) => !n.startsWith('.'));
         if (kept.length >= this.maxVariants) await Promise.all(kept.map((n) => rm(join(dir, n), { force: true })));
         const temp = join(dir, `.tmp-${randomUUID()}`);
-        await writeFile(temp, out);
+        await writeFile(temp, out, { mode: PRIVATE_FILE_MODE });
         await rename(temp, path);
         const st = await stat(path);
         this.#stats.rendered++;

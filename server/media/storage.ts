@@ -7,6 +7,7 @@ import { link, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:
 import { extname, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
 import type { ByteRange, MediaStore } from './store.js';
 
 export const BUCKETS = ['image', 'sound'] as const;
@@ -153,9 +154,9 @@ export class MediaStorage implements MediaStore {
    */
   async put(bucket: Bucket, storyId: string, file: string, body: Buffer, upsert: boolean): Promise<'created' | 'replaced' | 'exists'> {
     const target = this.path(bucket, storyId, file);
-    await mkdir(this.path(bucket, storyId), { recursive: true });
+    await mkdir(this.path(bucket, storyId), { recursive: true, mode: PRIVATE_DIR_MODE });
     const temp = join(this.path(bucket, storyId), `.upload-${randomUUID()}`);
-    await writeFile(temp, body, { flag: 'wx' });
+    await writeFile(temp, body, { flag: 'wx', mode: PRIVATE_FILE_MODE });
     try {
       if (!upsert) {
         try {

@@ -1,6 +1,6 @@
 // What recognisers need: any player audio (MP3, WAV, raw PCM16) as 16 kHz mono 16-bit samples. Problems come back
 // as values with a sentence a player can read; nothing here throws to callers.
-import { decodeMp3 } from './mp3.js';
+import { decodeMp3, tooLongMessage } from './mp3.js';
 import type { AudioInput } from './transcriber.js';
 import { parseWav, type Planar } from './wav.js';
 
@@ -13,9 +13,9 @@ export type AudioError = { ok: false; code: AudioErrorCode; message: string };
 export type Speech = { ok: true; samples: Int16Array; sampleRate: typeof STT_RATE; seconds: number };
 
 const fail = (code: AudioErrorCode, message: string): AudioError => ({ ok: false, code, message });
-const tooLong = (max: number): AudioError => fail('audio/too_long', `The audio is longer than ${max} seconds.`);
+const tooLong = (max: number): AudioError => fail('audio/too_long', tooLongMessage(max));
 
-/** Decodes, mixes to mono and resamples to 16 kHz. Longer than `maxSeconds` is refused before any resampling. */
+/** Decodes, mixes to mono and resamples to 16 kHz. Longer than `maxSeconds` is refused before any decoding (MP3: from its frame headers) or resampling. */
 export async function decodeSpeech(input: AudioInput, opts: { maxSeconds?: number } = {}): Promise<Speech | AudioError> {
   const max = opts.maxSeconds ?? DEFAULT_MAX_SECONDS;
   try {
@@ -23,7 +23,8 @@ export async function decodeSpeech(input: AudioInput, opts: { maxSeconds?: numbe
     let planar: Planar;
     switch (input.format) {
       case 'mp3': {
-        const r = await decodeMp3(input.bytes);
+        // Refused from its headers when too long, else decoded in the decoder's thread up to the limit.
+        const r = await decodeMp3(input.bytes, max);
         if (!r.ok) return r;
         planar = r.audio;
         break;

@@ -336,6 +336,9 @@ export class EspeakSynthesizer implements Synthesizer {
     const w = this.#worker;
     this.#worker = null;
     this.#up = false;
+    // Referenced until it is gone: an idle worker is unreferenced, and a process whose last await is this terminate()
+    // would otherwise find an empty event loop and exit with code 13 before it settles.
+    w?.ref();
     if (w) await w.terminate();
   }
 }

@@ -6,27 +6,19 @@
 // warmUpMp3() which loads it, must have finished before encodeMp3; a process that only decodes never pays for it.
 // LAME-encoded audio decodes 1,105 samples late (encoder delay, at any rate): harmless for recognition, but
 // comparisons of decoded audio with its source must align first.
-import { MPEGDecoder } from 'mpg123-decoder';
 import { createMp3Encoder } from 'wasm-media-encoders';
+import { mp3Decoder } from './mp3-decoder.js';
+import { mp3Duration } from './mp3-duration.js';
 import type { Planar } from './wav.js';
 
-export type Mp3Result = { ok: true; audio: Planar } | { ok: false; code: 'audio/corrupt'; message: string };
+export type Mp3Result = { ok: true; audio: Planar } | { ok: false; code: 'audio/corrupt' | 'audio/too_long'; message: string };
+
+/** The error a player's too long audio gets (any format). */
+export const tooLongMessage = (max: number): string => `The audio is longer than ${max} seconds.`;
 
 export const MP3_ENCODER_DELAY = 1105;
 /** Sample rates LAME encodes without resampling. */
 export const MP3_RATES = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const;
-
-let decoder: Promise<MPEGDecoder> | null = null;
-let queue: Promise<unknown> = Promise.resolve();
-
-function getDecoder(): Promise<MPEGDecoder> {
-  decoder ??= (async () => {
-    const d = new MPEGDecoder();
-    await d.ready;
-    return d;
-  })();
-  return decoder;
-}
 
 /** True when the bytes start with an ID3 tag or an MPEG audio frame sync. */
 export function looksLikeMp3(bytes: Uint8Array): boolean {
@@ -34,20 +26,18 @@ export function looksLikeMp3(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0;
 }
 
-/** Decodes a whole MP3 (one shared decoder, one stream at a time). */
-export function decodeMp3(bytes: Uint8Array): Promise<Mp3Result> {
-  const run = queue.then(async (): Promise<Mp3Result> => {
-    const d = await getDecoder();
-    await d.reset();
-    const r = d.decode(bytes);
-    if (r.samplesDecoded === 0 || r.channelData.length === 0) {
-      return { ok: false, code: 'audio/corrupt', message: 'The audio could not be decoded as MP3.' };
-    }
-    // The decoder reuses its buffers: copy before the next stream.
-    return { ok: true, audio: { channels: r.channelData.map((c) => c.slice(0, r.samplesDecoded)), sampleRate: r.sampleRate } };
-  });
-  queue = run.catch(() => undefined);
-  return run.catch((): Mp3Result => ({ ok: false, code: 'audio/corrupt', message: 'The audio could not be decoded as MP3.' }));
+const CORRUPT: Mp3Result = { ok: false, code: 'audio/corrupt', message: 'The audio could not be decoded as MP3.' };
+
+/**
+ * Decodes an MP3 in the decoder's worker thread (mp3-decoder.ts). Longer than `maxSeconds` is refused: from its frame
+ * headers before anything is decoded, and otherwise as soon as the decoder has passed it.
+ */
+export async function decodeMp3(bytes: Uint8Array, maxSeconds = Infinity): Promise<Mp3Result> {
+  if (mp3Duration(bytes, maxSeconds).overLimit) return { ok: false, code: 'audio/too_long', message: tooLongMessage(maxSeconds) };
+  const r = await mp3Decoder().decode(bytes, maxSeconds).catch(() => null);
+  if (r === null || (!r.ok && !r.tooLong)) return CORRUPT;
+  if (!r.ok) return { ok: false, code: 'audio/too_long', message: tooLongMessage(maxSeconds) };
+  return { ok: true, audio: { channels: r.channels, sampleRate: r.sampleRate } };
 }
 
 type Encoder = Awaited<ReturnType<typeof createMp3Encoder>>;
@@ -80,12 +70,12 @@ export function encodeMp3(samples: Int16Array, sampleRate: number, kbps = 64): U
   return mp3;
 }
 
-/** First encodes and decodes are several times slower than later ones (JIT, WASM compile): pay that at start-up. */
+/** First encodes are several times slower than later ones (JIT, WASM compile): pay that at start-up. */
 export async function warmUpMp3(sampleRate = 22050): Promise<void> {
   await loadMp3Encoder();
   const tone = new Int16Array(sampleRate);
   for (let i = 0; i < tone.length; i++) tone[i] = Math.round(4000 * Math.sin((2 * Math.PI * 220 * i) / sampleRate));
-  for (let i = 0; i < 3; i++) await decodeMp3(encodeMp3(tone, sampleRate));
+  for (let i = 0; i < 3; i++) encodeMp3(tone, sampleRate);
 }
 
 /**

@@ -10,7 +10,8 @@ const BIN = join(import.meta.dirname, '../../bin/looptale.js');
 
 export function spawnServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    // The Vite dev server's origin allowed as `npm run dev` does (tests sign in with redirects to it).
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ALLOWED_ORIGINS: 'http://localhost:8787,http://127.0.0.1:8787,http://localhost:5173', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

@@ -28,10 +28,14 @@ export type TestServer = {
 // does not start inside the test runner's workers. tests/ws-voice.test.ts runs a real server process with voice.
 process.env.VOICE ??= 'off';
 
+export const DEV_ORIGINS = 'http://localhost:8787,http://127.0.0.1:8787,http://localhost:5173';
+
 export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'looptale-test-'));
   const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', SEED_STORIES: 'false', ...env,
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', SEED_STORIES: 'false',
+    // The Vite dev server's origin, as `npm run dev` allows it (tests sign in with redirects to it).
+    ALLOWED_ORIGINS: DEV_ORIGINS, ...env,
   });
   const logs: string[] = [];
   const echo = process.env.LOG_TESTS === '1';
