@@ -6,10 +6,11 @@
 import type { PlayLanguage } from '../schema/enums.js';
 import { currentMoment, type GameState } from '../run/state.js';
 import type { Story } from '../story/format.js';
-import type { Decision } from './decision.js';
+import { MOMENTS } from '../moments/registry.js';
+import type { Action } from '../moments/speech-hooks.js';
 import { decideTyped, patternSize, speakable, stageOf, type SpeechPattern } from './speakable.js';
 
-export type Action = { label: string; is(d: Decision): boolean };
+export type { Action } from '../moments/speech-hooks.js';
 
 /** The actions the engine accepts now. */
 export function acceptedActions(story: Story, state: GameState): Action[] {
@@ -23,73 +24,12 @@ export function acceptedActions(story: Story, state: GameState): Action[] {
     const tags = story.characters.find((c) => c.id === blueprintId)?.style_tags ?? [];
     return (story.battle_verbs?.styles ?? []).some((s) => tags.includes(s.tag));
   };
-  if (m.type !== 'Battle' && m.type !== 'Upgrade' && m.type !== 'Equip' && m.type !== 'Assemble') {
+  const type = MOMENTS[m.type];
+  // Where the run's cards decide, authored answers only colour the reply.
+  if (!type.traits.runSpecific) {
     for (const a of m.answers) out.push({ label: `answer '${a.id}'`, is: (d) => d.matched === a.id });
   }
-  if (m.type === 'Crossroad') {
-    for (const t of m.transitions) {
-      if (!t.match && !t.label) continue;
-      out.push({ label: `branch to ${momentName(t.next_moment_id)}`, is: (d) => d.next_moment_id === t.next_moment_id });
-    }
-  }
-  switch (m.type) {
-    case 'Reward':
-      for (const r of m.rewards) {
-        const ids = r.reward_type === 'item' ? r.item_ids : r.reward_type === 'character' ? r.character_ids : r.dynamic_rewards.map((x) => x.id);
-        for (const id of ids) {
-          const owned = r.reward_type === 'item' ? state.items.some((i) => i.blueprint_item_id === id)
-            : r.reward_type === 'character' ? state.characters.some((c) => c.blueprint_character_id === id) : false;
-          if (owned) continue;
-          const name = r.reward_type === 'item' ? story.items.find((i) => i.id === id)?.name.en : r.reward_type === 'character' ? story.characters.find((c) => c.id === id)?.name : r.dynamic_rewards.find((x) => x.id === id)?.name.en;
-          out.push({ label: `reward ${name ?? id}`, is: (d) => d.award?.id === id });
-        }
-      }
-      break;
-    case 'Equip':
-      for (const it of state.items) {
-        for (const c of state.characters.filter((x) => x.is_selected_in_assemble)) {
-          out.push({ label: `equip ${it.name} on ${c.name}`, is: (d) => d.equip?.item_id === it.id && d.equip.character_id === c.id });
-        }
-      }
-      break;
-    case 'Assemble':
-      for (const c of state.characters.filter((x) => x.current_health > 0)) out.push({ label: `team member ${c.name}`, is: (d) => d.selection?.includes(c.id) === true });
-      break;
-    case 'Battle':
-      if (stage === 'defend') {
-        const struck = state.characters.find((c) => c.id === pm?.pending_strike?.target_id);
-        out.push({ label: `defence by ${struck?.name ?? '?'}`, is: (d) => d.battle?.kind === 'defend' && !d.battle.thematic });
-        if (struck && stylish(struck.blueprint_character_id)) out.push({ label: `defence by ${struck.name} in style`, is: (d) => d.battle?.kind === 'defend' && d.battle.thematic });
-      } else {
-        const foes = state.opponents.filter((o) => o.player_moment_id === pm?.id && o.current_health > 0);
-        for (const a of team) {
-          for (const f of foes) {
-            out.push({ label: `attack by ${a.name} on ${f.name}`, is: (d) => d.battle?.kind === 'attack' && d.battle.actor_id === a.id && d.battle.target_id === f.id && !d.battle.thematic });
-            if (stylish(a.blueprint_character_id)) out.push({ label: `attack by ${a.name} on ${f.name} in style`, is: (d) => d.battle?.kind === 'attack' && d.battle.actor_id === a.id && d.battle.target_id === f.id && d.battle.thematic });
-          }
-        }
-      }
-      break;
-    case 'Upgrade': {
-      const rules = m.upgrade;
-      if (!rules) break;
-      if (stage === 'riddle') {
-        out.push({ label: 'riddle answered right', is: (d) => d.upgrade?.stage === 'answer' && d.upgrade.correct });
-        out.push({ label: 'riddle answered wrong', is: (d) => d.upgrade?.stage === 'answer' && !d.upgrade.correct });
-      } else {
-        for (const c of team) {
-          for (const lvl of rules.difficulties) {
-            for (let b = rules.min_bet; b <= rules.max_bet; b++) {
-              out.push({ label: `bet ${b} on ${c.name}, ${lvl.level}`, is: (d) => d.upgrade?.stage === 'bet' && d.upgrade.character_id === c.id && d.upgrade.level === lvl.level && d.upgrade.bet === b });
-            }
-          }
-        }
-      }
-      break;
-    }
-    case 'Learn': case 'Test': case 'Crossroad': case 'Teamwork': case 'Monologue': case 'Epilogue': case 'Dead End':
-      break;
-  }
+  out.push(...(type.speech?.actions?.({ story, state, m, stage, pm: pm ?? null, team, stylish, momentName }) ?? []));
   return out;
 }
 

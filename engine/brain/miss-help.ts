@@ -2,6 +2,7 @@
 // with a hint of what can be said here (two example sentences); from the second miss on, the choices are also offered
 // as a list the player can say or tap. Examples come from what is speakable at this stage (speakable.ts), the story's
 // own sentences first; a choice that would end the run is never an example in the hint (it stays in the list).
+import { MOMENTS } from '../moments/registry.js';
 import type { PlayLanguage } from '../schema/enums.js';
 import type { GameState } from '../run/state.js';
 import type { SpokenChoice } from '../schema/game-output.js';
@@ -43,7 +44,7 @@ export function spokenChoices(story: Story, state: GameState, language: PlayLang
     if (seen.has(key)) continue;
     seen.add(key);
     const next = d.next_moment_id ? story.moments.find((m) => m.id === d.next_moment_id) : undefined;
-    out.push({ text: display(p), kind: p.kind, ends_run: d.outcome === 'end_of_game' || next?.type === 'Dead End' });
+    out.push({ text: display(p), kind: p.kind, ends_run: d.outcome === 'end_of_game' || (next ? MOMENTS[next.type].traits.ends === 'lost' : false) });
     if (out.length >= MAX_CHOICES) break;
   }
   return out;

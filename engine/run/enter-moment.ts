@@ -1,4 +1,5 @@
 // Moving the run to a moment: auto-skip (game spec §4) and the new player moment.
+import { MOMENTS } from '../moments/registry.js';
 import { isUuidV4 } from '../schema/ids.js';
 import type { PlayerMoment, PlayerStory } from '../schema/player.js';
 import { AUTO_SKIP_MAX_CHAIN, recentlySkipped, rememberSkip, skipReason, skipTarget } from '../rules/auto-skip.js';
@@ -69,23 +70,7 @@ export function enterMoment(d: Draft, runId: string, nextId: string | null | und
     if (reason === null) {
       d.put('player_moments', pm);
       d.edit('player_stories', run).current_player_moment_id = pm.id;
-      if (blueprint.type === 'Assemble') {
-        // Selection resets to none at the start of an Assemble.
-        for (const c of d.state.characters) if (c.is_selected_in_assemble) d.update('player_characters', c, { is_selected_in_assemble: false });
-      }
-      if (blueprint.type === 'Battle') {
-        for (const o of blueprint.opponents) {
-          const bc = idx.characters.get(o.character_id);
-          if (!bc) continue;
-          const health = o.health ?? bc.base_health;
-          const attack = o.attack ?? bc.base_attack;
-          d.put('player_opponents', {
-            id: d.uuid(), player_moment_id: pm.id, blueprint_moment_id: blueprint.id, blueprint_character_id: bc.id,
-            name: bc.name, current_health: health, base_health: health, current_attack: attack, base_attack: attack,
-            properties: [...bc.properties],
-          });
-        }
-      }
+      MOMENTS[blueprint.type].play?.enter?.(d, blueprint, pm);
       return { kind: 'entered', moment: pm, skipped };
     }
     // pm is new (not in the state yet): filled in before it is put.

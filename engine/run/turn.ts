@@ -5,8 +5,9 @@ import type { DialogueEntry, PlayerMoment } from '../schema/player.js';
 import type { GameOutput } from '../schema/game-output.js';
 import { indexStory } from '../story/story-index.js';
 import type { BlueprintMoment } from '../story/format.js';
-import { aiSelectStrike, applyBattle, strikeAnnouncement } from './apply-battle.js';
-import { applyEquip, applyReward, applyScoreAward, applySelection, applyUpgrade } from './apply-cards.js';
+import { MOMENTS } from '../moments/registry.js';
+import type { RuleResult } from '../moments/play-hooks.js';
+import { applyScoreAward } from './apply-cards.js';
 import type { Draft } from './draft.js';
 import { isFinished, finishRun } from './end-run.js';
 import { enterMoment } from './enter-moment.js';
@@ -67,9 +68,6 @@ function rememberLines(d: Draft, used: Record<string, number>): void {
   }
 }
 
-/** Moments that play out entirely from their opening. */
-const SELF_COMPLETING = new Set(['Monologue', 'Epilogue', 'Dead End']);
-
 export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   const run = currentRun(d.state);
   if (!run) return fail(ERR.noRun);
@@ -126,15 +124,16 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   let complete = d0.outcome === 'complete';
   let endOfGame = d0.outcome === 'end_of_game';
   let secondLine = '';
-  if (ev.is_starting_dialogue && SELF_COMPLETING.has(blueprint.type)) {
-    complete = blueprint.type !== 'Dead End';
-    endOfGame = blueprint.type === 'Dead End';
+  const traits = MOMENTS[blueprint.type].traits;
+  if (ev.is_starting_dialogue && traits.selfCompleting) {
+    complete = traits.ends !== 'lost';
+    endOfGame = traits.ends === 'lost';
   } else if (!ev.is_starting_dialogue) {
     const r = applyMomentRules(d, blueprint, pm, info, ev, outputs);
     complete = r.complete ?? complete;
     endOfGame = endOfGame || r.lost;
     secondLine = r.secondLine;
-  } else if (blueprint.type === 'Battle' || blueprint.type === 'Assemble' || blueprint.type === 'Upgrade' || blueprint.type === 'Reward' || blueprint.type === 'Equip') {
+  } else if (traits.completesByPlay) {
     complete = false; // These complete through play, never on their opening.
   }
   pm = momentById(d.state, pm.id) ?? pm;
@@ -144,71 +143,12 @@ export function applyTurn(d: Draft, ev: TurnEvent): TurnResult {
   return { ok: true, outputs };
 }
 
-type RuleResult = { complete: boolean | null; lost: boolean; secondLine: string };
-
+/** The rules of the moment's type (engine/moments/: `play.turn`), then the score award every type gives. */
 function applyMomentRules(
   d: Draft, m: BlueprintMoment, pm: PlayerMoment, info: TurnInfo, ev: TurnEvent, outputs: GameOutput[],
 ): RuleResult {
   const res: RuleResult = { complete: null, lost: false, secondLine: '' };
-  switch (m.type) {
-    case 'Battle': {
-      const b = applyBattle(d, pm, info);
-      if (b.won) {
-        const run = currentRun(d.state);
-        const after = momentById(d.state, pm.id);
-        if (run) {
-          const won = run.battles_won + 1;
-          const clean = run.clean_battles_won + ((after?.burn_outs ?? 0) === 0 ? 1 : 0);
-          const w = d.edit('player_stories', run);
-          w.battles_won = won;
-          w.clean_battles_won = clean;
-        }
-      }
-      if (b.afterAttack) {
-        // Two outputs: the attack with next phase ai_attack_selection, then the AI's chosen strike.
-        info.phase_override = 'ai_attack_selection';
-        if (!d.lean) outputs.push(buildOutput(d.state, info, info.decision.reply));
-        info.phase_override = null;
-        aiSelectStrike(d, pm.id);
-        const after = momentById(d.state, pm.id);
-        res.secondLine = after ? strikeAnnouncement(d, after) : '';
-      }
-      res.complete = b.won;
-      res.lost = b.lost;
-      break;
-    }
-    case 'Reward':
-      applyReward(d, m, info);
-      if (info.award) res.complete = true;
-      break;
-    case 'Equip':
-      if (applyEquip(d, m, info) && info.equip) {
-        res.complete = true;
-        d.emit({
-          type: 'send_equipment_forging',
-          payload: {
-            is_awarded: true, equipped_character_id: info.equip.character_id, equipped_item_id: info.equip.item_id,
-            awarded_property: info.equip.property, equipment_image_url: info.equip.image, blueprint_story_id: d.story.id,
-            player_story_id: currentRun(d.state)?.id ?? '',
-          },
-        });
-      } else {
-        res.complete = false;
-      }
-      break;
-    case 'Upgrade': {
-      const u = applyUpgrade(d, m, pm, info);
-      res.complete = u.done;
-      break;
-    }
-    case 'Assemble': {
-      const ids = ev.selected_character_ids ?? info.decision.selection ?? [];
-      res.complete = applySelection(d, m, ids, ev.selected_character_ids !== undefined).complete;
-      break;
-    }
-    case 'Monologue': case 'Learn': case 'Test': case 'Crossroad': case 'Teamwork': case 'Epilogue': case 'Dead End':
-      break;
-  }
+  MOMENTS[m.type].play?.turn?.({ d, m, pm, info, ev, outputs }, res);
   applyScoreAward(d, m, info);
   return res;
 }
@@ -230,7 +170,7 @@ function finishTurn(d: Draft, m: BlueprintMoment, pm: PlayerMoment, info: TurnIn
     const counts = d.owned('completion_counts');
     counts[m.id] = (counts[m.id] ?? 0) + 1;
     info.complete = true;
-    if (m.type === 'Epilogue') {
+    if (MOMENTS[m.type].traits.ends === 'won') {
       endRun(d, run.id, true, info);
       return;
     }
@@ -250,7 +190,7 @@ function finishTurn(d: Draft, m: BlueprintMoment, pm: PlayerMoment, info: TurnIn
   if (r && !isFinished(r) && r.loop_current_number_of_interactions >= r.loop_max_number_of_interactions) {
     const waiting = currentMoment(d.state);
     const waitingType = waiting ? indexStory(d.story).moments.get(waiting.blueprint_moment_id)?.type : undefined;
-    if (waitingType !== 'Epilogue') endRun(d, r.id, false, info);
+    if (waitingType === undefined || MOMENTS[waitingType].traits.ends !== 'won') endRun(d, r.id, false, info);
   }
 }
 

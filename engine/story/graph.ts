@@ -1,6 +1,7 @@
 // The moment graph of a story as Mermaid or Graphviz DOT text: one node per moment ("Harbour Night (Monologue)"),
 // shaped by type, transitions as edges labelled with their branch label, answers that pick a next moment, and skip
 // targets as dashed edges. Targets that name no moment are drawn as "missing" nodes, so broken stories graph too.
+import { MOMENT_MODULES, MOMENTS } from '../moments/registry.js';
 import type { MomentType } from '../schema/enums.js';
 import type { BlueprintMoment, Story } from './format.js';
 import { localize } from './text.js';
@@ -13,26 +14,16 @@ export type GraphNode = { key: string; label: string; type: MomentType | 'missin
 type Edge = GraphEdge;
 type Node = GraphNode;
 
-/** Mermaid flowchart shapes: open and close around the quoted label. */
-const MERMAID_SHAPE: Record<Node['type'], [string, string]> = {
-  Monologue: ['([', '])'], Learn: ['[', ']'], Test: ['[[', ']]'], Teamwork: ['[(', ')]'], Crossroad: ['{', '}'],
-  Reward: ['{{', '}}'], Battle: ['[/', '\\]'], Equip: ['[/', '/]'], Upgrade: ['[\\', '\\]'], Assemble: ['[\\', '/]'],
-  Epilogue: ['(((', ')))'], 'Dead End': ['>', ']'], missing: ['[', ']'],
-};
+/** The drawing of a node of a missing moment. */
+const MISSING = { mermaid: ['[', ']'], dot: 'shape=box, style="dashed", color="#b00000"', mermaidClass: { name: 'missing', style: 'stroke:#b00000,stroke-dasharray:4 3' } } as const;
 
-const DOT_SHAPE: Record<Node['type'], string> = {
-  Monologue: 'shape=box, style="rounded"', Learn: 'shape=box', Test: 'shape=box3d', Teamwork: 'shape=component',
-  Crossroad: 'shape=diamond', Reward: 'shape=hexagon', Battle: 'shape=octagon', Equip: 'shape=parallelogram',
-  Upgrade: 'shape=trapezium', Assemble: 'shape=house',
-  Epilogue: 'shape=doublecircle, style="filled", fillcolor="#c8f0c8"',
-  'Dead End': 'shape=doubleoctagon, style="filled", fillcolor="#f4c4c4"',
-  missing: 'shape=box, style="dashed", color="#b00000"',
-};
+const mermaidShape = (t: Node['type']): readonly [string, string] => (t === 'missing' ? MISSING.mermaid : MOMENTS[t].graph.mermaid);
+const dotShape = (t: Node['type']): string => (t === 'missing' ? MISSING.dot : MOMENTS[t].graph.dot);
 
 function nodesAndEdges(story: Story, lang: GraphLang): { nodes: Node[]; edges: Edge[]; start: string } {
   const key = new Map(story.moments.map((m, i) => [m.id, `m${i}`]));
   const nodes: Node[] = story.moments.map((m, i) => ({
-    key: `m${i}`, label: `${localize(m.name, lang === 'fr' ? 'french' : 'english')} (${m.type})`, type: m.type,
+    key: `m${i}`, label: `${localize(m.name, lang === 'fr' ? 'french' : 'english')} (${MOMENTS[m.type].graph.label})`, type: m.type,
   }));
   const target = (id: string): string => {
     let k = key.get(id);
@@ -77,7 +68,7 @@ export function dotText(s: string): string {
 function mermaid(g: ReturnType<typeof nodesAndEdges>): string {
   const lines = ['flowchart TD', '  start(("start"))'];
   for (const n of g.nodes) {
-    const [open, close] = MERMAID_SHAPE[n.type];
+    const [open, close] = mermaidShape(n.type);
     lines.push(`  ${n.key}${open}"${mermaidText(n.label)}"${close}`);
   }
   lines.push(`  start --> ${g.start}`);
@@ -85,21 +76,21 @@ function mermaid(g: ReturnType<typeof nodesAndEdges>): string {
     const arrow = e.kind === 'skip' ? '-.->' : e.kind === 'answer' ? '==>' : '-->';
     lines.push(`  ${e.from} ${arrow}${e.label ? `|"${mermaidText(e.label)}"|` : ''} ${e.to}`);
   }
-  lines.push(
-    '  classDef epilogue fill:#c8f0c8,stroke:#2a7a2a',
-    '  classDef deadEnd fill:#f4c4c4,stroke:#a02020',
-    '  classDef missing stroke:#b00000,stroke-dasharray:4 3',
-  );
-  for (const [cls, type] of [['epilogue', 'Epilogue'], ['deadEnd', 'Dead End'], ['missing', 'missing']] as const) {
+  const classes: [Node['type'], { name: string; style: string }][] = [
+    ...MOMENT_MODULES.flatMap((m) => (m.graph.mermaidClass ? [[m.type, m.graph.mermaidClass] as [Node['type'], { name: string; style: string }]] : [])),
+    ['missing', MISSING.mermaidClass],
+  ];
+  for (const [, cls] of classes) lines.push(`  classDef ${cls.name} ${cls.style}`);
+  for (const [type, cls] of classes) {
     const keys = g.nodes.filter((n) => n.type === type).map((n) => n.key);
-    if (keys.length > 0) lines.push(`  class ${keys.join(',')} ${cls}`);
+    if (keys.length > 0) lines.push(`  class ${keys.join(',')} ${cls.name}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 function dot(g: ReturnType<typeof nodesAndEdges>, name: string): string {
   const lines = [`digraph "${dotText(name)}" {`, '  rankdir=TB;', '  node [fontname="Helvetica"];', '  edge [fontname="Helvetica"];', '  start [shape=point];'];
-  for (const n of g.nodes) lines.push(`  ${n.key} [label="${dotText(n.label)}", ${DOT_SHAPE[n.type]}];`);
+  for (const n of g.nodes) lines.push(`  ${n.key} [label="${dotText(n.label)}", ${dotShape(n.type)}];`);
   lines.push(`  start -> ${g.start};`);
   for (const e of g.edges) {
     const attrs = [

@@ -1,10 +1,11 @@
 // Story checks on the moment graph: moments that cannot end, unreachable moments, runs that never reach an
 // Epilogue, skip rules that never show a moment, and Assembles asking for more characters than the story gives.
+import { MOMENTS } from '../moments/registry.js';
 import { skipTarget } from '../rules/auto-skip.js';
 import type { BlueprintMoment } from './format.js';
 import { momentLabel, pathOf, quote, type Report, type StoryView } from './validate-refs.js';
 
-const isFinal = (m: BlueprintMoment): boolean => m.type === 'Epilogue' || m.type === 'Dead End';
+const isFinal = (m: BlueprintMoment): boolean => MOMENTS[m.type].traits.final;
 const enabled = (n: number | undefined): n is number => n !== undefined && n !== -1;
 
 /** The moments a run can go to from `m`: transitions, answers' next moments and the skip target. */
@@ -27,36 +28,7 @@ function cannotEnd(v: StoryView, r: Report, m: BlueprintMoment): void {
   } else if (m.transitions.length === 0) {
     r.error(`${at}.transitions`, 'moment/no_transition', `${m.type} ${name} has no transition: when it completes the run ends as lost. Add a transition (only Epilogue and Dead End moments end a run).`);
   }
-  switch (m.type) {
-    case 'Learn': case 'Test': case 'Teamwork':
-      if (!canCompleteByAnswer(m)) r.error(`${at}.answers`, 'moment/cannot_complete', `${m.type} ${name} has no 'complete' answer and no 'progress' answer with facts, so it can never complete.`);
-      break;
-    case 'Crossroad':
-      if (!m.transitions.some((t) => t.match || t.label) && !canCompleteByAnswer(m)) {
-        r.error(`${at}.transitions`, 'crossroad/no_branch', `Crossroad ${name} has no branch the player can name (no transition with match phrases or a label) and no 'complete' answer, so it can never complete.`);
-      }
-      m.transitions.forEach((t, i) => {
-        if (t.match && !t.label && !t.reply?.length) {
-          r.warn(`${at}.transitions[${i}]`, 'crossroad/unlabelled_branch', `Branch ${i} of Crossroad ${name} has neither a label nor a reply, so the character confirms it with an empty name.`);
-        }
-      });
-      break;
-    case 'Reward':
-      if (m.rewards.length === 0) r.error(`${at}.rewards`, 'reward/none', `Reward ${name} has no rewards.`);
-      break;
-    case 'Battle':
-      if (m.opponents.length === 0) r.error(`${at}.opponents`, 'battle/no_opponents', `Battle ${name} has no opponents.`);
-      break;
-    case 'Upgrade':
-      if (!m.upgrade) r.error(`${at}.upgrade`, 'upgrade/no_rules', `Upgrade ${name} has no upgrade rules (upgrade.difficulties), so it can never complete.`);
-      else if (m.upgrade.min_bet > m.upgrade.max_bet) r.error(`${at}.upgrade.min_bet`, 'upgrade/bad_bets', `Upgrade ${name} has min_bet ${m.upgrade.min_bet} above max_bet ${m.upgrade.max_bet}, so no bet is valid.`);
-      break;
-    case 'Assemble':
-      if (m.max_number_of_characters === undefined) r.error(`${at}.max_number_of_characters`, 'assemble/no_size', `Assemble ${name} has no max_number_of_characters (the team size), so it can never complete.`);
-      break;
-    case 'Monologue': case 'Equip': case 'Epilogue': case 'Dead End':
-      break;
-  }
+  MOMENTS[m.type].check?.(m, { at, name, r, canCompleteByAnswer: canCompleteByAnswer(m) });
 }
 
 function skipRules(v: StoryView, r: Report, m: BlueprintMoment): void {
@@ -113,7 +85,7 @@ export function checkGraph(v: StoryView, r: Report): void {
   }
   const byId = new Map(v.moments.map((m) => [m.id, m]));
   const first = v.firstMomentId !== undefined ? byId.get(v.firstMomentId) : undefined;
-  const assembles = v.moments.filter((m) => m.type === 'Assemble' && m.max_number_of_characters !== undefined);
+  const assembles = v.moments.filter((m) => MOMENTS[m.type].fields.some((f) => f.key === 'max_number_of_characters') && m.max_number_of_characters !== undefined);
   if (!v.complete || !first) {
     assembleSize(v, r, assembles, v.moments);
     return;
@@ -132,7 +104,7 @@ export function checkGraph(v: StoryView, r: Report): void {
   }
   const previous = new Map<string, string[]>();
   for (const m of v.moments) for (const n of nextMomentIds(m)) previous.set(n, [...(previous.get(n) ?? []), m.id]);
-  const epilogues = v.moments.filter((m) => m.type === 'Epilogue').map((m) => m.id);
+  const epilogues = v.moments.filter((m) => MOMENTS[m.type].traits.ends === 'won').map((m) => m.id);
   const toEpilogue = reach(epilogues, (id) => previous.get(id) ?? []);
   if (!toEpilogue.has(first.id)) {
     r.error('$.first_moment_id', 'story/no_epilogue', epilogues.length === 0

@@ -3,6 +3,7 @@
 // version) and model, the moment, the language, the player's words (normalised) and a hash of the state the rules
 // read at that moment. Moments whose decisions name run-specific ids (battle, equip, team, upgrade) hash those ids
 // too, so their hits stay within one run; talk moments hash only the facts known and rewards owned, so they are shared.
+import { MOMENTS } from '../../engine/moments/registry.js';
 import { createHash } from 'node:crypto';
 import type { Decision } from '../../engine/brain/decision.js';
 import type { TurnContext } from './context.js';
@@ -44,8 +45,6 @@ export function normaliseLine(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
-const RUN_SPECIFIC = new Set(['Battle', 'Equip', 'Assemble', 'Upgrade']);
-
 /** The state a decision at this moment depends on. */
 function relevantState(ctx: TurnContext): unknown {
   const base = {
@@ -53,7 +52,7 @@ function relevantState(ctx: TurnContext): unknown {
     // The rendered reward list marks what the player already owns.
     rewards: ctx.vars.rewards ?? '',
   };
-  if (!RUN_SPECIFIC.has(ctx.moment.type)) return base;
+  if (!MOMENTS[ctx.moment.type].traits.runSpecific) return base;
   return {
     ...base,
     phase: ctx.pm.battle_phase,

@@ -2,6 +2,7 @@
 // Each case gets a fresh engine state with a run started at the case's moment (run.create with first_moment_id, then
 // the authored opening), so the brain sees exactly what it would see in play. Cases can also be derived from a
 // story's authored answers: each answer's first phrase, expecting that answer's outcome and id.
+import { MOMENTS } from '../../engine/moments/registry.js';
 import type { Decision } from '../../engine/brain/decision.js';
 import { decideScripted, type BrainInput } from '../../engine/brain/scripted.js';
 import { currentMoment, initialState } from '../../engine/run/state.js';
@@ -12,12 +13,10 @@ import type { Story } from '../../engine/story/format.js';
 import type { Brain } from '../game/brain.js';
 import type { EvalCase } from '../store/prompts.js';
 
-/** Moment types whose decisions come from authored answers (the others decide battle moves, bets, teams, items). */
-const ANSWER_TYPES = new Set<MomentType>(['Monologue', 'Learn', 'Test', 'Crossroad', 'Teamwork', 'Reward', 'Epilogue', 'Dead End']);
-
 /** Cases from a story's authored answers (and Crossroad branch phrases) at moments of one type. */
 export function deriveCases(story: Story, momentType: MomentType, language: PlayLanguage): EvalCase[] {
-  if (!ANSWER_TYPES.has(momentType)) return [];
+  // Only where authored answers decide: elsewhere the run's cards do (battle moves, bets, teams, items).
+  if (MOMENTS[momentType].traits.runSpecific) return [];
   const fr = language === 'french';
   const cases: EvalCase[] = [];
   for (const m of story.moments.filter((x) => x.type === momentType)) {

@@ -6,6 +6,7 @@
 //   3. Verification (verify.ts): the same audio is decoded with a free phone loop; the words the decision rests on
 //      (those whose removal changes it) must fit the audio nearly as well as the loop does, more strictly when the
 //      decision would end the run. A word the model put there for want of better fails.
+import { MOMENTS } from '../../engine/moments/registry.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -163,7 +164,7 @@ function speechSpan(samples: Int16Array): number {
 export function endsRun(story: Story, d: Decision): boolean {
   if (d.outcome === 'end_of_game') return true;
   const next = d.next_moment_id ? story.moments.find((m) => m.id === d.next_moment_id) : undefined;
-  return next?.type === 'Dead End';
+  return next ? MOMENTS[next.type].traits.ends === 'lost' : false;
 }
 
 export class SpeechUnderstanding {

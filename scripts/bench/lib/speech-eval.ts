@@ -1,6 +1,7 @@
 // Judging what a voice-understanding system made of a clip at a game state: right, wrong or not caught for an answer;
 // rejected or taken (counted, ending the run) for a non-answer. The code under test decides (its brain) and steps (its
 // engine), so the figures are what its server would have done.
+import { MOMENTS } from '../../../engine/moments/registry.js';
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '../../../engine/brain/decision.js';
 import type { GameState } from '../../../engine/run/state.js';
@@ -70,7 +71,7 @@ function play(code: Code, story: Story, state: GameState, text: string, d: Decis
   if (!r.ok) return { counted: false, ends: false };
   const counted = r.outputs.some((o) => o.interaction_counted);
   const next = d.next_moment_id ? story.moments.find((m) => m.id === d.next_moment_id) : undefined;
-  const ends = d.outcome === 'end_of_game' || next?.type === 'Dead End' || r.state.run?.loop_status === 'loopStatusLost';
+  const ends = d.outcome === 'end_of_game' || (next ? MOMENTS[next.type].traits.ends === 'lost' : false) || r.state.run?.loop_status === 'loopStatusLost';
   return { counted, ends };
 }
 

@@ -1,11 +1,14 @@
 // A story's moment graph drawn as SVG from the server's layered layout (engine/story/graph-layout.ts): one box per
 // moment coloured by type, transitions as arrows (answers bold, skips dashed), the first moment marked. The focused
 // moment (/admin/stories/{id}/flow/moment/{momentKey}) is outlined. The graph scrolls inside its frame.
+import { MOMENTS } from '../../../engine/moments/registry.js';
+import type { MomentModule } from '../../../engine/moments/types.js';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import type { GraphLayout } from '../../../engine/story/graph-layout.js';
 
-const FILL: Record<string, string> = { Epilogue: '#1f4d33', 'Dead End': '#5a2323', Crossroad: '#4a3a14', Battle: '#4a1f2a', missing: '#2a1414' };
+/** A box's colour: its moment type's, a missing moment's, or the default. */
+const fill = (type: string): string => (type === 'missing' ? '#2a1414' : (MOMENTS as Record<string, MomentModule | undefined>)[type]?.graph.fill ?? '#1e2334');
 
 export function FlowGraph({ layout, storyId, focus, start }: { layout: GraphLayout; storyId: string; focus: string | null; start?: string }) {
   const { nodeWidth: w, nodeHeight: h } = layout;
@@ -48,7 +51,7 @@ export function FlowGraph({ layout, storyId, focus, start }: { layout: GraphLayo
           return (
             <Link key={n.key} to={`/admin/stories/${storyId}/flow/moment/${n.key}`}>
               <g className={`flow-graph__node${focus === n.key ? ' flow-graph__node--focus' : ''}${n.reachable ? '' : ' flow-graph__node--unreachable'}`}>
-                <rect x={n.x} y={n.y} width={w} height={h} rx={10} fill={FILL[n.type] ?? '#1e2334'} />
+                <rect x={n.x} y={n.y} width={w} height={h} rx={10} fill={fill(n.type)} />
                 <text x={n.x + w / 2} y={n.y + h / 2 + 4} textAnchor="middle">{name}</text>
                 {n.key === start ? <circle cx={n.x + 10} cy={n.y + 10} r={4} className="flow-graph__start" /> : null}
               </g>

@@ -1,17 +1,15 @@
 // The story graph (game spec §2): the moments of the run so far as nodes in the order played, each labelled with its
 // moment type and name; a node shows only its first opponent (Battle) or gained card, the rest as '+N more', and a
 // card's id as its first 4 characters. Loaded lazily from the menu, so /game's first bundle stays small.
+import { MOMENTS } from '../../../engine/moments/registry.js';
 import { useQuery } from '@tanstack/react-query';
 import type { StoryGraphNode } from '../../../engine/schema/views.js';
 import { api } from '../api/client.js';
 import { GAME_TEXT } from './game-text.js';
 import './story-graph.css';
 
-/** The label of each moment type on a node (the spec: "labels per moment type"). */
-export const MOMENT_TYPE_LABEL: Record<StoryGraphNode['moment_type'], string> = {
-  Monologue: 'Monologue', Learn: 'Learn', Test: 'Test', Teamwork: 'Teamwork', Crossroad: 'Crossroad', Reward: 'Reward',
-  Battle: 'Battle', Equip: 'Equip', Upgrade: 'Upgrade', Assemble: 'Assemble', Epilogue: 'Epilogue', 'Dead End': 'Dead End',
-};
+/** The label of a moment type on a node (the spec: "labels per moment type"), from the type's module. */
+export const momentTypeLabel = (type: StoryGraphNode['moment_type']): string => MOMENTS[type].graph.label;
 
 export const shortId = (id: string): string => id.slice(0, 4);
 
@@ -24,7 +22,7 @@ function Node({ n, index }: { n: StoryGraphNode; index: number }) {
   return (
     <li className={`story-node story-node--${n.status}`} data-testid="story-node" data-moment-type={n.moment_type} aria-current={n.status === 'current' ? 'step' : undefined}>
       <span className="story-node__index" aria-hidden="true">{index + 1}</span>
-      <span className={`story-node__type story-node__type--${n.moment_type.replace(' ', '-').toLowerCase()}`}>{MOMENT_TYPE_LABEL[n.moment_type]}</span>
+      <span className={`story-node__type story-node__type--${n.moment_type.replace(' ', '-').toLowerCase()}`}>{momentTypeLabel(n.moment_type)}</span>
       <span className="story-node__name">{n.moment_name}</span>
       {first ? (
         <span className="story-node__cards" data-testid="story-node-cards">

@@ -1,0 +1,26 @@
+// What a moment type's bot move gets (engine/sim/bots.ts builds it): which bot plays, the state, the moment, the
+// language, the team still standing, and the move of a bot that only talks (an authored answer or branch).
+import type { BotName, Utterance } from '../sim/bots.js';
+import type { PlayLanguage } from '../schema/enums.js';
+import type { PlayerCharacter, PlayerMoment } from '../schema/player.js';
+import type { GameState } from '../run/state.js';
+import type { BlueprintMoment, Story } from '../story/format.js';
+
+export type BotCtx = {
+  bot: Exclude<BotName, 'random'>;
+  s: GameState;
+  story: Story;
+  m: BlueprintMoment;
+  pm: PlayerMoment;
+  lang: PlayLanguage;
+  team: PlayerCharacter[];
+  /** What a bot that only talks says here. */
+  talk: () => string;
+};
+
+export type BotHooks = {
+  /** The optimal or greedy bot's move (a talking move when absent). */
+  move?: (c: BotCtx) => Utterance;
+  /** What a talking bot says here before looking at answers (a branch at a Crossroad); '' for nothing. */
+  talk?: (c: Omit<BotCtx, 'talk' | 'pm' | 'team'>) => string;
+};

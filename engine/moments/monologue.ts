@@ -1,0 +1,19 @@
+// The Monologue moment: a character tells the player something; the opening completes it.
+import { TALK } from './common.js';
+import type { MomentModule } from './types.js';
+
+export const monologue: MomentModule = {
+  type: 'Monologue',
+  description: 'A character tells the player something; the opening completes it.',
+  traits: { ...TALK, selfCompleting: true },
+  graph: {
+    label: 'Monologue',
+    mermaid: ['([', '])'],
+    dot: 'shape=box, style="rounded"',
+  },
+  fields: [],
+  llmRules: {
+    english: 'You are telling the player something. Whatever they say, answer briefly in character and carry on: outcome "complete".',
+    french: 'Vous racontez quelque chose au joueur. Quoi qu\'il dise, répondez brièvement dans votre rôle et poursuivez : outcome "complete".',
+  },
+};

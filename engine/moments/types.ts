@@ -1,0 +1,87 @@
+// What a moment type is: one object per type (engine/moments/<type>.ts) holding its traits, its rules in play, how
+// the scripted brain and the bots act in it, what a player can say there, how a story is checked and drawn, what the
+// LLM brain is told, and the editor fields a studio form is built from. Every part of the product reads moment types
+// through the registry (registry.ts), never by naming a type.
+import type { MomentType, PlayLanguage } from '../schema/enums.js';
+import type { BrainCtx } from '../brain/scripted-ctx.js';
+import type { DecisionInput } from '../brain/decision.js';
+import type { PlayerMoment } from '../schema/player.js';
+import type { BlueprintMoment } from '../story/format.js';
+import type { BotHooks } from './bot-hooks.js';
+import type { PlayHooks } from './play-hooks.js';
+import type { SpeechHooks } from './speech-hooks.js';
+import type { Report } from '../story/validate-refs.js';
+
+/** The stages a moment goes through: '' for one-stage moments; a battle attacks and defends, an upgrade bets then
+ *  answers a riddle. Speech grammars, coverage and caches are kept per stage. */
+export type Stage = '' | 'attack' | 'defend' | 'bet' | 'riddle';
+
+export type MomentTraits = {
+  /** Plays out entirely from its opening: the opening line completes it (or ends the run). */
+  selfCompleting: boolean;
+  /** The run ends here: its transitions are never followed. */
+  final: boolean;
+  /** How the run ends when it gets here: won (an Epilogue), lost (a Dead End), or it goes on. */
+  ends: 'won' | 'lost' | null;
+  /** Completes only through play (a reward taken, a fight won, a team chosen...), never on its opening. */
+  completesByPlay: boolean;
+  /** A decision here depends on the run's own cards (team, items, opponents, a bet), not only on the words said:
+   *  its authored answers only colour the reply, and a brain cache keys on that state. */
+  runSpecific: boolean;
+  /** Its stages, the first one first. */
+  stages: readonly Stage[];
+};
+
+/** How the moment is drawn in story graphs: Mermaid and Graphviz shapes, the admin graph's fill. */
+export type MomentGraph = {
+  /** The label on a node of the player's story graph and in graph texts. */
+  label: string;
+  mermaid: readonly [open: string, close: string];
+  dot: string;
+  /** A Mermaid class (name and style) for moments that end a run. */
+  mermaidClass?: { name: string; style: string };
+  /** The admin flow graph's box colour (a default colour when absent). */
+  fill?: string;
+};
+
+/** One field of a moment type in a story file, described for an editor form. */
+export type EditorField = {
+  /** The field's name in the story file. */
+  key: string;
+  label: string;
+  kind: 'text' | 'texts' | 'phrases' | 'integer' | 'number' | 'boolean' | 'moment' | 'character' | 'item' | 'place'
+    | 'transitions' | 'answers' | 'rewards' | 'opponents' | 'upgrade' | 'emotion' | 'intensity' | 'goal_type' | 'media' | 'sound' | 'date' | 'strings';
+  required?: boolean;
+  min?: number;
+  max?: number;
+  help: string;
+  /** Written once per language (en, fr). */
+  perLanguage?: boolean;
+};
+
+/** What a moment type's check of one moment gets: where it is, its name in messages, and the report. */
+export type CheckContext = { at: string; name: string; r: Report; canCompleteByAnswer: boolean };
+
+export type MomentModule = {
+  type: MomentType;
+  /** What the type is for, in one sentence (the studio's type picker). */
+  description: string;
+  traits: MomentTraits;
+  graph: MomentGraph;
+  /** The fields this type uses beyond those every moment has (COMMON_FIELDS). */
+  fields: readonly EditorField[];
+  /** The stage of a started moment of this type. */
+  stageOf?: (pm: StageInput) => Stage;
+  /** Checks of one moment of this type (story validation). */
+  check?: (m: BlueprintMoment, c: CheckContext) => void;
+  /** The LLM brain's instructions for this type, per play language. */
+  llmRules: Record<PlayLanguage, string>;
+  /** The scripted brain here: what the player's words achieve (talkDecision, an authored answer, when absent). */
+  brain?: { decide: (c: BrainCtx) => DecisionInput };
+  speech?: SpeechHooks;
+  bot?: BotHooks;
+  play?: PlayHooks;
+};
+
+/** What a stage depends on in a player moment. */
+export type StageInput = Pick<PlayerMoment, 'battle_phase' | 'pending_strike' | 'upgrade_bet'>;
