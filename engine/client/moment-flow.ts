@@ -4,7 +4,7 @@
 import { isUuidV4 } from '../schema/ids.js';
 import type { GameOutput } from '../schema/game-output.js';
 import type { DialogueEntry } from '../schema/player.js';
-import { appendPlayerLine } from '../run/turn.js';
+import { appendPlayerLine } from '../run/dialogue-lines.js';
 
 export type MomentFlowState = {
   playerStoryId: string | null;

@@ -1,7 +1,7 @@
 // One turn of play (game spec §4 "Moment flow"): the brain's decision applied to the current moment, interaction
 // counting, completion, the next moment, end conditions, rank and ticket.
 import { NOTIFICATION_MS } from '../schema/notification.js';
-import type { DialogueEntry, PlayerMoment } from '../schema/player.js';
+import type { PlayerMoment } from '../schema/player.js';
 import type { GameOutput } from '../schema/game-output.js';
 import { indexStory } from '../story/story-index.js';
 import type { BlueprintMoment } from '../story/format.js';
@@ -18,45 +18,13 @@ import { runLanguage } from './roster.js';
 import { currentMoment, currentRun, momentById } from './state.js';
 import { say } from './texts.js';
 import { newTurnInfo, type TurnInfo } from './turn-info.js';
+import { appendModelLine, appendTurnLines } from './dialogue-lines.js';
 
 export type TurnResult = { ok: true; outputs: GameOutput[] } | StepFailure;
 
 /** Keeps at most this many processed input ids per run (a run has at most a few hundred turns). */
 const MAX_PROCESSED = 2000;
 
-/** The dialogue append rule: non-blank, different from the last entry, and the history is not empty. */
-export function appendPlayerLine(history: readonly DialogueEntry[], text: string): DialogueEntry[] {
-  const t = text.trim();
-  const last = history[history.length - 1];
-  if (t === '' || history.length === 0 || last?.text === t) return [...history];
-  return [...history, { role: 'player', text: t, isPerfectAnswer: false, isCacheHit: false }];
-}
-
-function appendModelLine(history: readonly DialogueEntry[], text: string, perfect: boolean, cacheHit: boolean): DialogueEntry[] {
-  const t = text.trim();
-  if (t === '') return [...history];
-  return [...history, { role: 'model', text: t, isPerfectAnswer: perfect, isCacheHit: cacheHit }];
-}
-
-/** appendModelLine(appendPlayerLine(history, playerText), ...) in one copy (playerText null: no player line). */
-function appendTurnLines(history: readonly DialogueEntry[], playerText: string | null, reply: string, perfect: boolean, cacheHit: boolean): DialogueEntry[] {
-  let said: DialogueEntry | null = null;
-  if (playerText !== null) {
-    const t = playerText.trim();
-    if (t !== '' && history.length > 0 && history[history.length - 1]?.text !== t) said = { role: 'player', text: t, isPerfectAnswer: false, isCacheHit: false };
-  }
-  const r = reply.trim();
-  const answer: DialogueEntry | null = r === '' ? null : { role: 'model', text: r, isPerfectAnswer: perfect, isCacheHit: cacheHit };
-  // Copied into an array of its final size: slice then push regrows it (this copy was a turn's largest allocation),
-  // and concat costs 4-5x more on node 20.
-  const n = history.length;
-  const out = new Array<DialogueEntry>(n + (said ? 1 : 0) + (answer ? 1 : 0));
-  for (let i = 0; i < n; i++) out[i] = history[i] as DialogueEntry;
-  let at = n;
-  if (said) out[at++] = said;
-  if (answer) out[at] = answer;
-  return out;
-}
 
 /** Adds the lines a decision used to line_memory (copied only when one changes). */
 function rememberLines(d: Draft, used: Record<string, number>): void {
