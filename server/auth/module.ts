@@ -13,6 +13,7 @@ import { DatabaseLimitStore, MemoryLimitStore } from './limit-store.js';
 import { AuthLimits } from './limits.js';
 import { Mailer } from './mailer.js';
 import { accountRoutes } from './routes-account.js';
+import { reauthenticationRoutes } from './reauthentication.js';
 import { emailRoutes } from './routes-email.js';
 import type { AuthService, VerifiedToken } from './service.js';
 import { Sessions } from './sessions.js';
@@ -103,6 +104,7 @@ export const authModule: RouteModule = async (app, s) => {
     scope.setNotFoundHandler((req, reply) => reply.code(404).send(errorBody(new AuthApiError(404, 'not_found', `No auth route ${req.method} ${req.url.split('?')[0]}`))));
     accountRoutes(scope, ctx);
     emailRoutes(scope, ctx);
+    reauthenticationRoutes(scope, ctx);
     googleRoutes(scope, ctx);
     done();
   }, { prefix: '/auth/v1' });
