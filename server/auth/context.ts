@@ -89,6 +89,14 @@ export async function sendLink(ctx: AuthContext, user: Pick<UserRow, 'id'>, type
   }
 }
 
+/**
+ * sendLink after the response: whether the address has an account then changes neither the answer nor its time
+ * (sign-up with confirmations, magic link with create_user false, recovery). A failure is logged (by sendLink).
+ */
+export function sendLinkLater(ctx: AuthContext, user: Pick<UserRow, 'id'>, type: OttType, to: string, redirectTo: string, pkce: Pkce | null): void {
+  ctx.mailer.track(sendLink(ctx, user, type, to, redirectTo, pkce).catch(() => undefined));
+}
+
 /** Sends an email that carries no link or code (a notice to the account's address). Failures are logged, not thrown. */
 export async function sendNotice(ctx: AuthContext, user: Pick<UserRow, 'id'>, e: { to: string; kind: EmailKind; newEmail?: string }): Promise<void> {
   try {

@@ -92,9 +92,22 @@ export class DevOutbox {
 
 export class Mailer {
   readonly outbox: DevOutbox | null;
+  /** Emails sent after their response (sendLinkLater), not yet out. */
+  readonly #pending = new Set<Promise<void>>();
 
   constructor(private readonly config: Config, private readonly log: Logger, private readonly now: () => number) {
     this.outbox = devOutboxEnabled(config) ? new DevOutbox() : null;
+  }
+
+  /** Keeps track of an email sent after its response, so that `settled` can wait for it. */
+  track(p: Promise<void>): void {
+    const done = p.finally(() => this.#pending.delete(done));
+    this.#pending.add(done);
+  }
+
+  /** Resolves once every email sent after its response is out (or failed): the dev outbox and shutdown wait on it. */
+  async settled(): Promise<void> {
+    while (this.#pending.size) await Promise.allSettled([...this.#pending]);
   }
 
   /** Sends (or queues) one email. Throws when SMTP is configured and fails. */

@@ -13,6 +13,7 @@ import { DatabaseLimitStore, MemoryLimitStore } from './limit-store.js';
 import { AuthLimits } from './limits.js';
 import { Mailer } from './mailer.js';
 import { accountRoutes } from './routes-account.js';
+import { accountDataRoutes } from './account-data.js';
 import { reauthenticationRoutes } from './reauthentication.js';
 import { emailRoutes } from './routes-email.js';
 import type { AuthService, VerifiedToken } from './service.js';
@@ -74,8 +75,9 @@ export const authModule: RouteModule = async (app, s) => {
 
   const sweeper = setInterval(() => void sweep(s).catch((err: unknown) => log.warn({ err }, 'auth: sweep failed')), SWEEP_MS);
   sweeper.unref();
-  s.onClose.push(() => {
+  s.onClose.push(async () => {
     clearInterval(sweeper);
+    await mailer.settled();
     return listener?.close();
   });
 
@@ -109,6 +111,9 @@ export const authModule: RouteModule = async (app, s) => {
     done();
   }, { prefix: '/auth/v1' });
 
+  // GET /api/me/export and POST /api/me/delete (under /api: the app's API, with its error shape and OpenAPI entries).
+  accountDataRoutes(app, ctx);
+
   const outbox = mailer.outbox;
   if (outbox) {
     // DEV_OUTBOX=true only: the emails auth would have sent, with their links and codes, for loopback peers.
@@ -122,7 +127,8 @@ export const authModule: RouteModule = async (app, s) => {
         return reply.code(403).send({ error: { code: 'forbidden', message: 'The dev outbox answers requests from this machine only (loopback, not through a proxy).' } });
       }
       const email = (req.query as Record<string, unknown>).email;
-      return outbox.list(typeof email === 'string' ? email : undefined);
+      // Some emails go out after their response (sendLinkLater): a test reading the outbox right after sees them.
+      return mailer.settled().then(() => outbox.list(typeof email === 'string' ? email : undefined));
     });
   }
 };

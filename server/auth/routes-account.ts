@@ -93,22 +93,23 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const redirectTo = redirectOf(ctx, req);
     const hash = await hashPassword(b.password);
     const meta = b.data ?? {};
-    const out = await db.tx(async (q) => {
+    type Outcome = { kind: 'error'; error: AuthApiError } | { kind: 'obfuscated' } | { kind: 'session'; session: unknown } | { kind: 'confirm'; user: UserRow };
+    const register = (): Promise<Outcome> => db.tx(async (q): Promise<Outcome> => {
       const now = new Date(ctx.now());
       let user = await findUserByEmail(q, email, true);
       // An account whose address is proved is never handed to a new sign-up; with confirmations off neither is one
-      // with a password (its player may be playing). With confirmations on the answer is the same as for a new address;
-      // with them off a new account gets a session at once, so the refusal cannot be hidden.
+      // with a password (its player may be playing). With confirmations off a new account gets a session at once, so
+      // the refusal cannot be hidden.
       if (user && (user.email_confirmed_at || (!confirm && user.encrypted_password))) {
-        if (!confirm) return { kind: 'error' as const, error: new AuthApiError(422, 'user_already_exists', 'User already registered') };
-        return { kind: 'obfuscated' as const };
+        if (!confirm) return { kind: 'error', error: new AuthApiError(422, 'user_already_exists', 'User already registered') };
+        return { kind: 'obfuscated' };
       }
       if (user) {
         // Not proved yet (a magic-link request nobody followed, or a sign-up awaiting its link): whoever proves the
         // address next owns it, with the password given last.
         const merged = mergeMeta(user.raw_user_meta_data, meta);
         const problem = metaProblem(merged);
-        if (problem) return { kind: 'error' as const, error: validationFailed(`Invalid data: the metadata would become too large: ${problem}`) };
+        if (problem) return { kind: 'error', error: validationFailed(`Invalid data: the metadata would become too large: ${problem}`) };
         const r = await q.query<UserRow>(
           'UPDATE looptale_auth.users SET encrypted_password = $2, raw_user_meta_data = $3, updated_at = $4 WHERE id = $1 RETURNING *',
           [user.id, hash, JSON.stringify(merged), now],
@@ -117,25 +118,26 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       } else {
         // A sign-up proves nothing about the address: it stays unconfirmed until a link sent to it is followed.
         user = await createUser(q, { email, passwordHash: hash, confirmed: false, provider: 'email', userMeta: meta }, now);
-        if (!user) return { kind: 'error' as const, error: new AuthApiError(422, 'user_already_exists', 'User already registered') };
+        if (!user) return { kind: 'error', error: new AuthApiError(422, 'user_already_exists', 'User already registered') };
       }
       await ensureEmailIdentity(q, user, now);
-      if (!confirm) return { kind: 'session' as const, session: await signIn(ctx, q, user, { method: 'password', provider: 'email' }, req) };
-      return { kind: 'confirm' as const, user };
+      if (!confirm) return { kind: 'session', session: await signIn(ctx, q, user, { method: 'password', provider: 'email' }, req) };
+      return { kind: 'confirm', user };
     });
-    switch (out.kind) {
-      case 'error':
-        throw out.error;
-      case 'obfuscated':
-        return obfuscatedUserJson(email, meta, new Date(ctx.now()));
-      case 'session':
-        return out.session;
-      case 'confirm': {
-        await sendLink(ctx, out.user, 'signup', email, redirectTo, pkce);
-        const fresh = (await findUserById(db, out.user.id))!;
-        return userJson(fresh, await identitiesOf(db, fresh.id));
-      }
+    if (confirm) {
+      // With confirmations on, every sign-up gets the same answer at the same time, whether the address has an account
+      // or not: the account is written and its link sent after the answer (a write costs a commit an existing address
+      // would not), and nothing else is told until the link is followed.
+      ctx.mailer.track(register().then(async (out) => {
+        if (out.kind === 'confirm') await sendLink(ctx, out.user, 'signup', email, redirectTo, pkce);
+        else if (out.kind === 'error') ctx.log.info({ code: out.error.errorCode }, 'auth: a sign-up was not applied');
+      }).catch((err: unknown) => ctx.log.error({ err: { message: (err as Error).message } }, 'auth: a sign-up failed after its answer')));
+      return obfuscatedUserJson(email, meta, new Date(ctx.now()));
     }
+    const out = await register();
+    if (out.kind === 'error') throw out.error;
+    if (out.kind === 'session') return out.session;
+    throw new Error(`sign-up without confirmation ended as ${out.kind}`);
   });
 
   app.post('/token', async (req) => {

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Queryable } from '../db/db.js';
-import { emailOrThrow, parseBody, pkceOrThrow, redirectOf, sendLink, signIn, type AuthContext } from './context.js';
+import { emailOrThrow, parseBody, pkceOrThrow, redirectOf, sendLink, sendLinkLater, signIn, type AuthContext } from './context.js';
 import { AuthApiError, otpExpired, validationFailed } from './errors.js';
 import type { Ended } from './sessions.js';
 import { consumeCode, consumeLinkToken, issueAuthCode, OTT_TYPES, type OttRow, type OttType } from './one-time-tokens.js';
@@ -97,7 +97,8 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
       const now = new Date(ctx.now());
       let user = await findUserByEmail(q, email);
       if (!user) {
-        if (b.create_user === false) return { error: new AuthApiError(422, 'otp_disabled', 'Signups not allowed for otp') };
+        // Answered as for an account (no email goes out), so the form cannot tell which addresses have one.
+        if (b.create_user === false) return { error: null, user: null };
         user = await createUser(q, { email, passwordHash: null, confirmed: false, provider: 'email', userMeta: b.data ?? {} }, now);
         if (!user) return { error: new AuthApiError(409, 'conflict', 'Another request is creating this account: try again.') };
         await ensureEmailIdentity(q, user, now);
@@ -107,7 +108,10 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
       return { error: null, user };
     });
     if (out.error) throw out.error;
-    if (out.user) await sendLink(ctx, out.user, 'magiclink', email, redirectTo, pkce);
+    // Without create_user the link goes out after the response, which then says nothing about the address; with it
+    // every address gets an email, and a failure to send is reported.
+    if (out.user && b.create_user === false) sendLinkLater(ctx, out.user, 'magiclink', email, redirectTo, pkce);
+    else if (out.user) await sendLink(ctx, out.user, 'magiclink', email, redirectTo, pkce);
     return {};
   });
 
@@ -119,7 +123,7 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
     // Counted whether or not the account exists, so the answer says nothing about it.
     await ctx.limits.emailSend(email);
     const user = await findUserByEmail(db, email);
-    if (user && !isBanned(user, ctx.now())) await sendLink(ctx, user, 'recovery', email, redirectOf(ctx, req), pkce);
+    if (user && !isBanned(user, ctx.now())) sendLinkLater(ctx, user, 'recovery', email, redirectOf(ctx, req), pkce);
     return {};
   });
 
