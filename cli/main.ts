@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
   authors: () => import('./commands/authors.js'),
   admins: () => import('./commands/authors.js'),
   db: () => import('./commands/db.js'),
+  account: () => import('./commands/account.js'),
 };
 
 /** The program with every command (`names`: only those, when the one to run is known). */

@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { useProgress, useStories } from '../api/queries.js';
 import { auth } from '../auth/auth-client.js';
 import { useSession } from '../auth/session.js';
+import { MyDataCard } from './my-data-card.js';
 import { Alert } from '../ui/alert.js';
 import { Button } from '../ui/button.js';
 import { PasswordField } from '../ui/field.js';
@@ -102,6 +103,7 @@ export function ProfilePage() {
         ) : null}
       </section>
       <PasswordForm />
+      {state.status === 'signed_in' ? <MyDataCard email={state.email} /> : null}
     </div>
   );
 }
