@@ -48,7 +48,7 @@ describe('account pages, feedback and the admin area', { timeout: 120_000 }, () 
     await page.getByRole('button', { name: 'Download my data' }).click();
     const file = await downloading;
     expect(file.suggestedFilename()).toBe('looptale-data.json');
-    const data = JSON.parse(readFileSync((await file.path())!, 'utf8')) as { account: { email: string }; tables: Record<string, unknown[]> };
+    const data = JSON.parse(readFileSync((await file.path()), 'utf8')) as { account: { email: string }; tables: Record<string, unknown[]> };
     expect(data.account.email).toBe(account.email);
     expect(data.tables['public.player_stories']).toHaveLength(1);
     await page.getByLabel('Type your email address to confirm').fill('someone-else@example.com');
