@@ -20,6 +20,8 @@ const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
   authors: () => import('./commands/authors.js'),
   admins: () => import('./commands/authors.js'),
   db: () => import('./commands/db.js'),
+  account: () => import('./commands/account.js'),
+  waitlist: () => import('./commands/waitlist.js'),
 };
 
 /** The program with every command (`names`: only those, when the one to run is known). */

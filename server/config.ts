@@ -68,6 +68,11 @@ export const ConfigSchema = z.object({
    * Presented later, it ends the session. 0: any reuse ends it.
    */
   REFRESH_TOKEN_REUSE_INTERVAL_S: z.coerce.number().int().min(0).max(300).default(10),
+  /**
+   * A password or email change (PUT /auth/v1/user) needs a session signed in at most this many seconds ago, or the
+   * current password, or a code from GET /auth/v1/reauthenticate: a stolen access token alone cannot take the account.
+   */
+  REAUTHENTICATION_WINDOW_S: z.coerce.number().int().min(0).max(86400).default(600),
   EMAIL_CONFIRMATION: bool.default(false),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   SMTP_FROM: z.string().default('Looptale <no-reply@localhost>'),

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueInvitation } from '../server/auth/waitlist.js';
 import { supabaseClient } from './helpers/auth.js';
 import { startTestOidc, type TestOidc } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -37,9 +38,10 @@ describe('AUTH_PROVIDER=supabase with SUPABASE_JWT_SECRET', () => {
     const rows = await srv.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM looptale_auth.users');
     expect(rows.rows[0]?.n).toBe(0);
     // And the HTTP layer signs the request in with it.
+    const invite = await issueInvitation(srv.services.db, 'fan@example.com');
     const res = await fetch(`${srv.url}/marketing/waitlist_redeem`, {
       method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: 'fan@example.com', invite_token: 'supa-invite' }),
+      body: new URLSearchParams({ email: 'fan@example.com', invite_token: invite }),
     });
     expect(res.status).toBe(201);
   });

@@ -1,6 +1,7 @@
-// POST /marketing/waitlist_redeem: form-urlencoded email + invite_token from a signed-in user whose email matches;
-// recorded once, idempotent for the same pair, clear errors otherwise.
+// POST /marketing/waitlist_redeem: form-urlencoded email + invite_token (issued for that address) from a signed-in
+// user whose email matches; recorded once, idempotent for the same pair, clear errors otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueInvitation } from '../server/auth/waitlist.js';
 import { supabaseClient, uniqueEmail } from './helpers/auth.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -29,11 +30,12 @@ function redeem(token: string | null, fields: Record<string, string>): Promise<R
 describe('waitlist redemption', () => {
   it('records the redemption once; the same request again answers the same record', async () => {
     const p = await player();
-    const first = await redeem(p.token, { email: p.email.toUpperCase(), invite_token: 'invite-abc' });
+    const invite = await issueInvitation(srv.services.db, p.email);
+    const first = await redeem(p.token, { email: p.email.toUpperCase(), invite_token: invite });
     expect(first.status).toBe(201);
     const body = (await first.json()) as { email: string; redeemed_at: string; already_redeemed: boolean };
     expect(body).toMatchObject({ email: p.email, already_redeemed: false });
-    const again = await redeem(p.token, { email: p.email, invite_token: 'invite-abc' });
+    const again = await redeem(p.token, { email: p.email, invite_token: invite });
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ email: p.email, redeemed_at: body.redeemed_at, already_redeemed: true });
     const rows = await srv.services.db.query<{ user_id: string }>('SELECT user_id FROM marketing.waitlist_redemptions WHERE email = $1', [p.email]);
@@ -53,11 +55,12 @@ describe('waitlist redemption', () => {
   it('an invitation serves one account, and an account one invitation', async () => {
     const a = await player();
     const b = await player();
-    expect((await redeem(a.token, { email: a.email, invite_token: 'invite-shared' })).status).toBe(201);
-    const taken = await redeem(b.token, { email: b.email, invite_token: 'invite-shared' });
-    expect(taken.status).toBe(409);
-    expect(await taken.json()).toMatchObject({ error: { code: 'waitlist/invite_already_redeemed' } });
-    const second = await redeem(a.token, { email: a.email, invite_token: 'invite-other' });
+    const shared = await issueInvitation(srv.services.db, a.email);
+    expect((await redeem(a.token, { email: a.email, invite_token: shared })).status).toBe(201);
+    const taken = await redeem(b.token, { email: b.email, invite_token: shared });
+    expect(taken.status).toBe(404);
+    expect(await taken.json()).toMatchObject({ error: { code: 'waitlist/invite_not_found' } });
+    const second = await redeem(a.token, { email: a.email, invite_token: await issueInvitation(srv.services.db, a.email) });
     expect(second.status).toBe(409);
     expect(await second.json()).toMatchObject({ error: { code: 'waitlist/already_redeemed' } });
   });

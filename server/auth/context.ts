@@ -66,7 +66,9 @@ export async function signIn(ctx: AuthContext, q: Queryable, user: UserRow, how:
   return ctx.sessions.response(user, await identitiesOf(q, user.id), s.sessionId, s.amr, s.refreshToken);
 }
 
-const EMAIL_KIND: Record<OttType, EmailKind> = { signup: 'signup', invite: 'signup', magiclink: 'magiclink', recovery: 'recovery', email_change: 'email_change' };
+const EMAIL_KIND: Record<OttType, EmailKind> = {
+  signup: 'signup', invite: 'signup', magiclink: 'magiclink', recovery: 'recovery', email_change: 'email_change', reauthentication: 'reauthentication',
+};
 
 /**
  * Issues a one-time token and sends its email (the caller has checked `limits.emailSend` before changing anything).
@@ -84,6 +86,23 @@ export async function sendLink(ctx: AuthContext, user: Pick<UserRow, 'id'>, type
   } catch (err) {
     ctx.log.error({ err: { message: (err as Error).message }, kind: type, user: user.id }, 'auth: sending an email failed');
     throw new AuthApiError(500, 'unexpected_failure', 'Error sending the email: try again in a moment.');
+  }
+}
+
+/**
+ * sendLink after the response: whether the address has an account then changes neither the answer nor its time
+ * (sign-up with confirmations, magic link with create_user false, recovery). A failure is logged (by sendLink).
+ */
+export function sendLinkLater(ctx: AuthContext, user: Pick<UserRow, 'id'>, type: OttType, to: string, redirectTo: string, pkce: Pkce | null): void {
+  ctx.mailer.track(sendLink(ctx, user, type, to, redirectTo, pkce).catch(() => undefined));
+}
+
+/** Sends an email that carries no link or code (a notice to the account's address). Failures are logged, not thrown. */
+export async function sendNotice(ctx: AuthContext, user: Pick<UserRow, 'id'>, e: { to: string; kind: EmailKind; newEmail?: string }): Promise<void> {
+  try {
+    await ctx.mailer.send({ ...e, link: '', tokenHash: '', code: '' }, user.id);
+  } catch (err) {
+    ctx.log.error({ err: { message: (err as Error).message }, kind: e.kind, user: user.id }, 'auth: sending an email failed');
   }
 }
 

@@ -12,7 +12,7 @@ export type AuthErrorCode =
   | 'provider_email_needs_verification' | 'user_already_exists' | 'same_password' | 'otp_expired' | 'otp_disabled'
   | 'weak_password' | 'over_request_rate_limit' | 'over_email_send_rate_limit' | 'invalid_credentials'
   | 'email_not_confirmed' | 'email_address_invalid' | 'provider_disabled' | 'unexpected_failure' | 'not_found'
-  | 'conflict';
+  | 'conflict' | 'reauthentication_needed' | 'reauthentication_not_valid';
 
 export class AuthApiError extends Error {
   constructor(

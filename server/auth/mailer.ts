@@ -4,7 +4,7 @@ import { type Config, devOutboxEnabled } from '../config.js';
 import type { Logger } from '../log.js';
 import { sendMail } from './smtp.js';
 
-export type EmailKind = 'magiclink' | 'recovery' | 'signup' | 'email_change';
+export type EmailKind = 'magiclink' | 'recovery' | 'signup' | 'email_change' | 'reauthentication' | 'email_change_notice';
 
 export type AuthEmail = {
   to: string;
@@ -15,6 +15,8 @@ export type AuthEmail = {
   tokenHash: string;
   /** The 6-digit code for POST /verify with email + token. */
   code: string;
+  /** email_change_notice: the address the account is moving to. */
+  newEmail?: string;
 };
 
 export type OutboxMessage = {
@@ -34,6 +36,8 @@ const SUBJECTS: Record<EmailKind, string> = {
   recovery: 'Reset your Looptale password',
   signup: 'Confirm your Looptale account',
   email_change: 'Confirm your new email address',
+  reauthentication: 'Your Looptale confirmation code',
+  email_change_notice: 'Your Looptale email address is changing',
 };
 
 const LEADS: Record<EmailKind, string> = {
@@ -41,12 +45,28 @@ const LEADS: Record<EmailKind, string> = {
   recovery: 'Follow this link to reset your Looptale password:',
   signup: 'Welcome to Looptale! Follow this link to confirm your email address:',
   email_change: 'Follow this link to confirm the change of your Looptale email address to this one:',
+  reauthentication: 'Enter this code to confirm the change to your Looptale account:',
+  email_change_notice: 'Someone signed in to your Looptale account asked to change its email address to',
 };
+
+const IGNORE = 'If you did not ask for this email, ignore it.';
+const NOT_YOU = 'If this was not you, sign in and change your password: the change takes effect only once the new address confirms it.';
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function renderEmail(e: AuthEmail): { subject: string; text: string; html: string } {
   const subject = SUBJECTS[e.kind];
+  if (e.kind === 'reauthentication') {
+    return {
+      subject,
+      text: `${LEADS[e.kind]} ${e.code}\n\nThe code works once, within an hour. ${IGNORE}\n`,
+      html: `<p>${escapeHtml(LEADS[e.kind])} <strong>${e.code}</strong></p><p>The code works once, within an hour. ${IGNORE}</p>`,
+    };
+  }
+  if (e.kind === 'email_change_notice') {
+    const lead = `${LEADS[e.kind]} ${e.newEmail ?? ''}.`;
+    return { subject, text: `${lead}\n\n${NOT_YOU}\n`, html: `<p>${escapeHtml(lead)}</p><p>${escapeHtml(NOT_YOU)}</p>` };
+  }
   const text = `${LEADS[e.kind]}\n\n${e.link}\n\nOr enter this code: ${e.code}\n\nThe link and the code work once, within an hour. If you did not ask for this email, ignore it.\n`;
   const html = `<p>${escapeHtml(LEADS[e.kind])}</p><p><a href="${escapeHtml(e.link)}">${escapeHtml(subject)}</a></p><p>Or enter this code: <strong>${e.code}</strong></p><p>The link and the code work once, within an hour. If you did not ask for this email, ignore it.</p>`;
   return { subject, text, html };
@@ -72,9 +92,22 @@ export class DevOutbox {
 
 export class Mailer {
   readonly outbox: DevOutbox | null;
+  /** Emails sent after their response (sendLinkLater), not yet out. */
+  readonly #pending = new Set<Promise<void>>();
 
   constructor(private readonly config: Config, private readonly log: Logger, private readonly now: () => number) {
     this.outbox = devOutboxEnabled(config) ? new DevOutbox() : null;
+  }
+
+  /** Keeps track of an email sent after its response, so that `settled` can wait for it. */
+  track(p: Promise<void>): void {
+    const done = p.finally(() => this.#pending.delete(done));
+    this.#pending.add(done);
+  }
+
+  /** Resolves once every email sent after its response is out (or failed): the dev outbox and shutdown wait on it. */
+  async settled(): Promise<void> {
+    while (this.#pending.size) await Promise.allSettled([...this.#pending]);
   }
 
   /** Sends (or queues) one email. Throws when SMTP is configured and fails. */

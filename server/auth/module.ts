@@ -13,6 +13,8 @@ import { DatabaseLimitStore, MemoryLimitStore } from './limit-store.js';
 import { AuthLimits } from './limits.js';
 import { Mailer } from './mailer.js';
 import { accountRoutes } from './routes-account.js';
+import { accountDataRoutes } from './account-data.js';
+import { reauthenticationRoutes } from './reauthentication.js';
 import { emailRoutes } from './routes-email.js';
 import type { AuthService, VerifiedToken } from './service.js';
 import { Sessions } from './sessions.js';
@@ -74,8 +76,9 @@ export const authModule: RouteModule = async (app, s) => {
 
   const sweeper = setInterval(() => void sweep(s).catch((err: unknown) => log.warn({ err }, 'auth: sweep failed')), SWEEP_MS);
   sweeper.unref();
-  s.onClose.push(() => {
+  s.onClose.push(async () => {
     clearInterval(sweeper);
+    await mailer.settled();
     return listener?.close();
   });
 
@@ -104,9 +107,13 @@ export const authModule: RouteModule = async (app, s) => {
     scope.setNotFoundHandler((req, reply) => reply.code(404).send(errorBody(new AuthApiError(404, 'not_found', `No auth route ${req.method} ${req.url.split('?')[0]}`))));
     accountRoutes(scope, ctx);
     emailRoutes(scope, ctx);
+    reauthenticationRoutes(scope, ctx);
     googleRoutes(scope, ctx);
     done();
   }, { prefix: '/auth/v1' });
+
+  // GET /api/me/export and POST /api/me/delete (under /api: the app's API, with its error shape and OpenAPI entries).
+  accountDataRoutes(app, ctx);
 
   const outbox = mailer.outbox;
   if (outbox) {
@@ -121,7 +128,8 @@ export const authModule: RouteModule = async (app, s) => {
         return reply.code(403).send({ error: { code: 'forbidden', message: 'The dev outbox answers requests from this machine only (loopback, not through a proxy).' } });
       }
       const email = (req.query as Record<string, unknown>).email;
-      return outbox.list(typeof email === 'string' ? email : undefined);
+      // Some emails go out after their response (sendLinkLater): a test reading the outbox right after sees them.
+      return mailer.settled().then(() => outbox.list(typeof email === 'string' ? email : undefined));
     });
   }
 };

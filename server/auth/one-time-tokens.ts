@@ -4,7 +4,8 @@
 import type { Queryable } from '../db/db.js';
 import { randomCode, randomSecret, safeEqual, sha256 } from './tokens.js';
 
-export type OttType = 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change';
+export type OttType = 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change' | 'reauthentication';
+/** The types POST /verify and GET /verify accept (a reauthentication code only authorises a change of the account). */
 export const OTT_TYPES: readonly OttType[] = ['signup', 'invite', 'magiclink', 'recovery', 'email_change'];
 export const OTT_TTL_MS = 60 * 60 * 1000;
 export const MAX_CODE_FAILURES = 5;
@@ -25,12 +26,13 @@ export type OttRow = {
 
 export type Pkce = { challenge: string; method: 's256' | 'plain' };
 
-const SENT_AT_COLUMN: Record<OttType, string> = {
+const SENT_AT_COLUMN: Record<OttType, string | null> = {
   signup: 'confirmation_sent_at',
   invite: 'confirmation_sent_at',
   magiclink: 'recovery_sent_at',
   recovery: 'recovery_sent_at',
   email_change: 'email_change_sent_at',
+  reauthentication: null,
 };
 
 const otpDigest = (email: string, code: string): string => sha256(`${email}:${code}`);
@@ -52,7 +54,8 @@ export async function issueOneTimeToken(
        expires_at = EXCLUDED.expires_at`,
     [t.userId, t.type, sha256(secret), otpDigest(t.email, code), t.email, t.redirectTo, t.pkce?.challenge ?? null, t.pkce?.method ?? null, new Date(now), new Date(now + OTT_TTL_MS)],
   );
-  await q.query(`UPDATE looptale_auth.users SET ${SENT_AT_COLUMN[t.type]} = $2 WHERE id = $1`, [t.userId, new Date(now)]);
+  const column = SENT_AT_COLUMN[t.type];
+  if (column) await q.query(`UPDATE looptale_auth.users SET ${column} = $2 WHERE id = $1`, [t.userId, new Date(now)]);
   return { secret, code };
 }
 

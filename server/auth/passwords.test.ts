@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ARGON2_PARAMS, hashPassword, needsRehash, passwordWeakness, verifyPassword } from './passwords.js';
+import { commonPasswordCount } from './common-passwords.js';
+import { ARGON2_PARAMS, COMMON_PASSWORD_MESSAGE, hashPassword, needsRehash, passwordWeakness, verifyPassword } from './passwords.js';
 
 /** Made by the previous version's hashPassword (scrypt, 2^15 x 8 x 1), copied as it stored them. */
 const OLD_SCRYPT = {
@@ -51,5 +52,17 @@ describe('passwords', () => {
     expect(passwordWeakness('short')).toEqual({ message: 'Password should be at least 8 characters.', reasons: ['length'] });
     expect(passwordWeakness('x'.repeat(2000))?.reasons).toEqual(['length']);
     expect(passwordWeakness('long enough')).toBeNull();
+  });
+});
+
+describe('defect 36.8: the most common passwords are refused, saying why', () => {
+  it('refuses a password on the list whatever its case, with the reason; keeps an unusual one', () => {
+    expect(commonPasswordCount()).toBeGreaterThan(40_000);
+    for (const p of ['password', 'Password1', 'QWERTYUIOP', 'iloveyou', '12345678', 'baseball']) {
+      expect(passwordWeakness(p), p).toEqual({ message: COMMON_PASSWORD_MESSAGE, reasons: ['pwned'] });
+    }
+    expect(COMMON_PASSWORD_MESSAGE).toMatch(/most common/);
+    expect(passwordWeakness('lantern keeper of the marsh')).toBeNull();
+    expect(passwordWeakness('short')?.reasons).toEqual(['length']);
   });
 });

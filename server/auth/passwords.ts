@@ -4,6 +4,7 @@
 // are still verified; a sign-in with one, or with an argon2id hash of lower cost, stores a fresh hash (`needsRehash`).
 import { scrypt, timingSafeEqual } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from '@node-rs/argon2';
+import { isCommonPassword } from './common-passwords.js';
 
 export type Argon2Params = { memoryKiB: number; passes: number; lanes: number };
 
@@ -64,10 +65,15 @@ export async function burnPasswordCheck(password: string): Promise<void> {
   await verifyPassword(password, await dummy);
 }
 
+/** Why a password found on the list of the most common ones is refused (GoTrue's reason for a leaked password). */
+export const COMMON_PASSWORD_MESSAGE =
+  'This password is one of the most common ones, which attackers try first: choose one that is less predictable (a few unrelated words work well).';
+
 /** GoTrue's weak-password check, with our minimum length. Returns the message and reasons, or null when fine. */
 export function passwordWeakness(password: string): { message: string; reasons: string[] } | null {
   if (password.length < MIN_PASSWORD_LENGTH) return { message: `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`, reasons: ['length'] };
   if (password.length > MAX_PASSWORD_LENGTH) return { message: `Password should be at most ${MAX_PASSWORD_LENGTH} characters.`, reasons: ['length'] };
+  if (isCommonPassword(password)) return { message: COMMON_PASSWORD_MESSAGE, reasons: ['pwned'] };
   return null;
 }
 

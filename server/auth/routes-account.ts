@@ -3,10 +3,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { checkJson, showJsonPath } from '../../engine/schema/json-guard.js';
-import { emailOrThrow, isUniqueViolation, parseBody, pkceOrThrow, redirectOf, requireSession, sendLink, signIn, type AuthContext } from './context.js';
+import { emailOrThrow, isUniqueViolation, parseBody, pkceOrThrow, redirectOf, requireSession, sendLink, sendNotice, signIn, type AuthContext } from './context.js';
 import { AuthApiError, invalidCredentials, validationFailed } from './errors.js';
 import { consumeAuthCode } from './one-time-tokens.js';
 import { burnPasswordCheck, hashPassword, needsRehash, passwordWeakness, verifyPassword } from './passwords.js';
+import { checkProof, consumeNonce } from './reauthentication.js';
 import { pkceMatches } from './tokens.js';
 import { createUser, ensureEmailIdentity, findUserByEmail, findUserById, identitiesOf, isBanned, normalizeEmail, obfuscatedUserJson, userJson, type UserRow } from './users.js';
 
@@ -40,6 +41,7 @@ const UpdateBody = z.looseObject({
   password: z.string().optional(),
   data: Meta.nullish(),
   nonce: z.string().optional(),
+  current_password: z.string().max(1024).optional(),
   code_challenge: z.string().nullish(),
   code_challenge_method: z.string().nullish(),
 });
@@ -91,44 +93,51 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
     const redirectTo = redirectOf(ctx, req);
     const hash = await hashPassword(b.password);
     const meta = b.data ?? {};
-    const out = await db.tx(async (q) => {
+    type Outcome = { kind: 'error'; error: AuthApiError } | { kind: 'obfuscated' } | { kind: 'session'; session: unknown } | { kind: 'confirm'; user: UserRow };
+    const register = (): Promise<Outcome> => db.tx(async (q): Promise<Outcome> => {
       const now = new Date(ctx.now());
       let user = await findUserByEmail(q, email, true);
-      if (user?.email_confirmed_at) {
-        if (!confirm) return { kind: 'error' as const, error: new AuthApiError(422, 'user_already_exists', 'User already registered') };
-        return { kind: 'obfuscated' as const };
+      // An account whose address is proved is never handed to a new sign-up; with confirmations off neither is one
+      // with a password (its player may be playing). With confirmations off a new account gets a session at once, so
+      // the refusal cannot be hidden.
+      if (user && (user.email_confirmed_at || (!confirm && user.encrypted_password))) {
+        if (!confirm) return { kind: 'error', error: new AuthApiError(422, 'user_already_exists', 'User already registered') };
+        return { kind: 'obfuscated' };
       }
       if (user) {
-        // Not confirmed yet: whoever proves the address next owns it, with the password given last.
+        // Not proved yet (a magic-link request nobody followed, or a sign-up awaiting its link): whoever proves the
+        // address next owns it, with the password given last.
         const merged = mergeMeta(user.raw_user_meta_data, meta);
         const problem = metaProblem(merged);
-        if (problem) return { kind: 'error' as const, error: validationFailed(`Invalid data: the metadata would become too large: ${problem}`) };
+        if (problem) return { kind: 'error', error: validationFailed(`Invalid data: the metadata would become too large: ${problem}`) };
         const r = await q.query<UserRow>(
-          'UPDATE looptale_auth.users SET encrypted_password = $2, raw_user_meta_data = $3, email_confirmed_at = $4, updated_at = $5 WHERE id = $1 RETURNING *',
-          [user.id, hash, JSON.stringify(merged), confirm ? null : now, now],
+          'UPDATE looptale_auth.users SET encrypted_password = $2, raw_user_meta_data = $3, updated_at = $4 WHERE id = $1 RETURNING *',
+          [user.id, hash, JSON.stringify(merged), now],
         );
         user = r.rows[0]!;
       } else {
-        user = await createUser(q, { email, passwordHash: hash, confirmed: !confirm, provider: 'email', userMeta: meta }, now);
-        if (!user) return { kind: 'error' as const, error: new AuthApiError(422, 'user_already_exists', 'User already registered') };
+        // A sign-up proves nothing about the address: it stays unconfirmed until a link sent to it is followed.
+        user = await createUser(q, { email, passwordHash: hash, confirmed: false, provider: 'email', userMeta: meta }, now);
+        if (!user) return { kind: 'error', error: new AuthApiError(422, 'user_already_exists', 'User already registered') };
       }
       await ensureEmailIdentity(q, user, now);
-      if (!confirm) return { kind: 'session' as const, session: await signIn(ctx, q, user, { method: 'password', provider: 'email' }, req) };
-      return { kind: 'confirm' as const, user };
+      if (!confirm) return { kind: 'session', session: await signIn(ctx, q, user, { method: 'password', provider: 'email' }, req) };
+      return { kind: 'confirm', user };
     });
-    switch (out.kind) {
-      case 'error':
-        throw out.error;
-      case 'obfuscated':
-        return obfuscatedUserJson(email, meta, new Date(ctx.now()));
-      case 'session':
-        return out.session;
-      case 'confirm': {
-        await sendLink(ctx, out.user, 'signup', email, redirectTo, pkce);
-        const fresh = (await findUserById(db, out.user.id))!;
-        return userJson(fresh, await identitiesOf(db, fresh.id));
-      }
+    if (confirm) {
+      // With confirmations on, every sign-up gets the same answer at the same time, whether the address has an account
+      // or not: the account is written and its link sent after the answer (a write costs a commit an existing address
+      // would not), and nothing else is told until the link is followed.
+      ctx.mailer.track(register().then(async (out) => {
+        if (out.kind === 'confirm') await sendLink(ctx, out.user, 'signup', email, redirectTo, pkce);
+        else if (out.kind === 'error') ctx.log.info({ code: out.error.errorCode }, 'auth: a sign-up was not applied');
+      }).catch((err: unknown) => ctx.log.error({ err: { message: (err as Error).message } }, 'auth: a sign-up failed after its answer')));
+      return obfuscatedUserJson(email, meta, new Date(ctx.now()));
     }
+    const out = await register();
+    if (out.kind === 'error') throw out.error;
+    if (out.kind === 'session') return out.session;
+    throw new Error(`sign-up without confirmation ended as ${out.kind}`);
   });
 
   app.post('/token', async (req) => {
@@ -176,12 +185,17 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       newEmail = emailOrThrow(b.email, 'Unable to validate email address: invalid format');
       if (newEmail === user.email) newEmail = null;
     }
-    const confirm = config.EMAIL_CONFIRMATION;
     const pkce = pkceOrThrow(b.code_challenge, b.code_challenge_method);
-    if (newEmail && confirm) await ctx.limits.emailSend(newEmail);
+    // The account's keys change only with more than the access token (reauthentication.ts).
+    const proof = hash || newEmail ? await checkProof(ctx, req, user, sessionId, { nonce: b.nonce, currentPassword: b.current_password }) : null;
+    if (newEmail) await ctx.limits.emailSend(newEmail);
     const out = await db.tx(async (q) => {
       const now = new Date(ctx.now());
       let u = (await findUserById(q, user.id, true))!;
+      if (proof === 'nonce') {
+        const bad = await consumeNonce(ctx, q, u, b.nonce!);
+        if (bad) return { error: bad, ended: [] };
+      }
       // Each patch is checked at the edge; what it adds up to must fit too (checked before anything changes).
       const merged = b.data ? mergeMeta(u.raw_user_meta_data, b.data) : null;
       const problem = merged ? metaProblem(merged) : null;
@@ -198,11 +212,9 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
       if (newEmail) {
         const other = await findUserByEmail(q, newEmail);
         if (other && other.id !== u.id) return { error: new AuthApiError(422, 'email_exists', 'A user with this email address has already been registered'), ended: [] };
-        if (confirm) {
-          await q.query('UPDATE looptale_auth.users SET email_change = $2, updated_at = $3 WHERE id = $1', [u.id, newEmail, now]);
-        } else {
-          await q.query('UPDATE looptale_auth.users SET email = $2, email_change = NULL, email_change_sent_at = NULL, email_confirmed_at = $3, updated_at = $3 WHERE id = $1', [u.id, newEmail, now]);
-        }
+        // Always confirmed on the new address, whatever EMAIL_CONFIRMATION says (a token alone must not move the
+        // account to an address its holder controls); the old address is told.
+        await q.query('UPDATE looptale_auth.users SET email_change = $2, updated_at = $3 WHERE id = $1', [u.id, newEmail, now]);
       }
       u = (await findUserById(q, u.id))!;
       await ensureEmailIdentity(q, u, now);
@@ -213,7 +225,10 @@ export function accountRoutes(app: FastifyInstance, ctx: AuthContext): void {
     });
     if (out.error) throw out.error;
     ctx.sessions.announce(out.ended, 'password_change');
-    if (newEmail && confirm) await sendLink(ctx, out.user, 'email_change', newEmail, redirectOf(ctx, req), pkce);
+    if (newEmail) {
+      await sendLink(ctx, out.user, 'email_change', newEmail, redirectOf(ctx, req), pkce);
+      if (user.email) await sendNotice(ctx, user, { to: user.email, kind: 'email_change_notice', newEmail });
+    }
     const fresh = (await findUserById(db, user.id))!;
     return userJson(fresh, await identitiesOf(db, fresh.id));
   });
@@ -248,7 +263,8 @@ async function passwordGrant(ctx: AuthContext, req: FastifyRequest): Promise<unk
   }
   await ctx.limits.signIn.succeeded(email, req.ip);
   if (isBanned(user, ctx.now())) throw new AuthApiError(400, 'user_banned', 'User is banned');
-  if (!user.email_confirmed_at) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
+  // With confirmations off an account plays before its address is proved (and loses this password if it never is).
+  if (!user.email_confirmed_at && ctx.config.EMAIL_CONFIRMATION) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
   const rehash = needsRehash(user.encrypted_password) ? await hashPassword(b.password) : null;
   return ctx.db.tx(async (q) => {
     // An older hash (scrypt, or argon2id at a lower cost) is replaced now that the password is known; only if it is

@@ -4,8 +4,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Queryable } from '../db/db.js';
-import { emailOrThrow, parseBody, pkceOrThrow, redirectOf, sendLink, signIn, type AuthContext } from './context.js';
+import { emailOrThrow, parseBody, pkceOrThrow, redirectOf, sendLink, sendLinkLater, signIn, type AuthContext } from './context.js';
 import { AuthApiError, otpExpired, validationFailed } from './errors.js';
+import type { Ended } from './sessions.js';
 import { consumeCode, consumeLinkToken, issueAuthCode, OTT_TYPES, type OttRow, type OttType } from './one-time-tokens.js';
 import { errorRedirect, safeRedirect, withFragment, withQuery } from './redirects.js';
 import { createUser, ensureEmailIdentity, findUserByEmail, findUserById, isBanned, normalizeEmail, type UserRow } from './users.js';
@@ -41,14 +42,15 @@ function typesFor(type: unknown): readonly OttType[] | null {
   return typeof type === 'string' && (OTT_TYPES as readonly string[]).includes(type) ? [type as OttType] : null;
 }
 
-type Applied = { ok: true; user: UserRow } | { ok: false; error: AuthApiError };
+type Applied = { ok: true; user: UserRow; ended: Ended[] } | { ok: false; error: AuthApiError };
 
 /** What a consumed token does: confirms the email (sign-up, invite, magic link, recovery) or applies an email change. */
-async function applyToken(q: Queryable, row: OttRow, now: number): Promise<Applied> {
+async function applyToken(ctx: AuthContext, q: Queryable, row: OttRow, now: number): Promise<Applied> {
   const user = await findUserById(q, row.user_id, true);
   if (!user) return { ok: false, error: otpExpired() };
   if (isBanned(user, now)) return { ok: false, error: new AuthApiError(403, 'user_banned', 'User is banned') };
   const at = new Date(now);
+  let ended: Ended[] = [];
   if (row.token_type === 'email_change') {
     if (user.email_change !== row.relates_to) return { ok: false, error: otpExpired() };
     const other = await findUserByEmail(q, row.relates_to);
@@ -60,11 +62,20 @@ async function applyToken(q: Queryable, row: OttRow, now: number): Promise<Appli
   } else {
     // The address changed since the email went out: the old link no longer proves anything.
     if (user.email !== row.relates_to) return { ok: false, error: otpExpired() };
-    if (!user.email_confirmed_at) await q.query('UPDATE looptale_auth.users SET email_confirmed_at = $2, updated_at = $2 WHERE id = $1', [user.id, at]);
+    if (!user.email_confirmed_at) {
+      await q.query('UPDATE looptale_auth.users SET email_confirmed_at = $2, updated_at = $2 WHERE id = $1', [user.id, at]);
+      // A magic link or a reset proves the address to someone who may never have signed up: a password nobody proved
+      // (set by whoever signed the address up) is dropped, and every session it opened ends (pre-hijacking). The
+      // sign-up's own confirmation link keeps the password it confirms.
+      if (user.encrypted_password && (row.token_type === 'magiclink' || row.token_type === 'recovery')) {
+        await q.query('UPDATE looptale_auth.users SET encrypted_password = NULL WHERE id = $1', [user.id]);
+        ended = await ctx.sessions.end(q, { userId: user.id }, 'unproven_account');
+      }
+    }
   }
   const fresh = (await findUserById(q, user.id))!;
   await ensureEmailIdentity(q, fresh, at);
-  return { ok: true, user: fresh };
+  return { ok: true, user: fresh, ended };
 }
 
 const amrMethod = (type: OttType): string => (type === 'recovery' ? 'recovery' : type === 'email_change' ? 'email_change' : 'otp');
@@ -86,7 +97,8 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
       const now = new Date(ctx.now());
       let user = await findUserByEmail(q, email);
       if (!user) {
-        if (b.create_user === false) return { error: new AuthApiError(422, 'otp_disabled', 'Signups not allowed for otp') };
+        // Answered as for an account (no email goes out), so the form cannot tell which addresses have one.
+        if (b.create_user === false) return { error: null, user: null };
         user = await createUser(q, { email, passwordHash: null, confirmed: false, provider: 'email', userMeta: b.data ?? {} }, now);
         if (!user) return { error: new AuthApiError(409, 'conflict', 'Another request is creating this account: try again.') };
         await ensureEmailIdentity(q, user, now);
@@ -96,7 +108,10 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
       return { error: null, user };
     });
     if (out.error) throw out.error;
-    if (out.user) await sendLink(ctx, out.user, 'magiclink', email, redirectTo, pkce);
+    // Without create_user the link goes out after the response, which then says nothing about the address; with it
+    // every address gets an email, and a failure to send is reported.
+    if (out.user && b.create_user === false) sendLinkLater(ctx, out.user, 'magiclink', email, redirectTo, pkce);
+    else if (out.user) await sendLink(ctx, out.user, 'magiclink', email, redirectTo, pkce);
     return {};
   });
 
@@ -108,7 +123,7 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
     // Counted whether or not the account exists, so the answer says nothing about it.
     await ctx.limits.emailSend(email);
     const user = await findUserByEmail(db, email);
-    if (user && !isBanned(user, ctx.now())) await sendLink(ctx, user, 'recovery', email, redirectOf(ctx, req), pkce);
+    if (user && !isBanned(user, ctx.now())) sendLinkLater(ctx, user, 'recovery', email, redirectOf(ctx, req), pkce);
     return {};
   });
 
@@ -144,12 +159,13 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
       const row = await consumeLinkToken(tx, token, types, ctx.now());
       if (!row) return { error: new AuthApiError(403, 'otp_expired', 'Email link is invalid or has expired'), pkce: false };
       const pkce = row.code_challenge && row.code_challenge_method ? { challenge: row.code_challenge, method: row.code_challenge_method as 's256' | 'plain' } : null;
-      const applied = await applyToken(tx, row, ctx.now());
+      const applied = await applyToken(ctx, tx, row, ctx.now());
       if (!applied.ok) return { error: applied.error, pkce: pkce !== null };
-      if (pkce) return { error: null, code: await issueAuthCode(tx, applied.user.id, pkce, row.token_type, ctx.now()) };
-      return { error: null, session: await signIn(ctx, tx, applied.user, { method: amrMethod(row.token_type), provider: 'email' }, req) };
+      if (pkce) return { error: null, ended: applied.ended, code: await issueAuthCode(tx, applied.user.id, pkce, row.token_type, ctx.now()) };
+      return { error: null, ended: applied.ended, session: await signIn(ctx, tx, applied.user, { method: amrMethod(row.token_type), provider: 'email' }, req) };
     });
     if (out.error) return fail(out.error, out.pkce);
+    ctx.sessions.announce(out.ended, 'unproven_account');
     if (out.code) return reply.redirect(withQuery(redirectTo, { code: out.code }), 303);
     const s = out.session!;
     return reply.redirect(withFragment(redirectTo, {
@@ -165,6 +181,7 @@ export function emailRoutes(app: FastifyInstance, ctx: AuthContext): void {
     if (!types) throw validationFailed(`Unsupported verification type ${JSON.stringify(b.type.slice(0, 40))}`);
     const out = await verifyPost(ctx, req, b, types);
     if (out.error) throw out.error;
+    ctx.sessions.announce(out.ended, 'unproven_account');
     return out.session;
   });
 }
@@ -191,8 +208,8 @@ async function verifyPost(ctx: AuthContext, req: FastifyRequest, b: z.infer<type
   return ctx.db.tx(async (q) => {
     const row = await consume(q);
     if (!row) return { error: otpExpired() };
-    const applied = await applyToken(q, row, ctx.now());
+    const applied = await applyToken(ctx, q, row, ctx.now());
     if (!applied.ok) return { error: applied.error };
-    return { error: null, session: await signIn(ctx, q, applied.user, { method: amrMethod(row.token_type), provider: 'email' }, req) };
+    return { error: null, ended: applied.ended, session: await signIn(ctx, q, applied.user, { method: amrMethod(row.token_type), provider: 'email' }, req) };
   });
 }

@@ -1,7 +1,7 @@
 // What the auth part offers the rest of the server (`services.auth`), beside `services.authenticate`.
 import type { AuthUser } from '../http/app.js';
 
-export type SessionEndReason = 'logout' | 'refresh_token_reuse' | 'password_change' | 'banned';
+export type SessionEndReason = 'logout' | 'refresh_token_reuse' | 'password_change' | 'banned' | 'unproven_account' | 'account_deleted';
 
 /** Called once per ended session (in this process, and, on PostgreSQL, for sessions ended by other processes). */
 export type SessionEndListener = (userId: string, sessionId: string, reason: SessionEndReason) => void;

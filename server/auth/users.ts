@@ -142,12 +142,13 @@ export function userJson(u: UserRow, identities: IdentityRow[]): Record<string, 
 
 /**
  * What GoTrue answers to a sign-up for an address that already has a confirmed account while confirmations are on:
- * a user-shaped object that reveals nothing (random id, no identities), so sign-up cannot probe for accounts.
+ * a user-shaped object that reveals nothing (random id, no identities), so sign-up cannot probe for accounts. A new
+ * account waiting for its confirmation gets the same shape (with its own id, as random to an observer).
  */
-export function obfuscatedUserJson(email: string, userMeta: Record<string, unknown>, now: Date): Record<string, unknown> {
+export function obfuscatedUserJson(email: string, userMeta: Record<string, unknown>, now: Date, id: string = randomUUID()): Record<string, unknown> {
   const t = now.toISOString();
   return {
-    id: randomUUID(), aud: 'authenticated', role: 'authenticated', email, phone: '', confirmation_sent_at: t,
+    id, aud: 'authenticated', role: 'authenticated', email, phone: '', confirmation_sent_at: t,
     app_metadata: { provider: 'email', providers: ['email'] }, user_metadata: userMeta, identities: [], created_at: t,
     updated_at: t, is_anonymous: false,
   };

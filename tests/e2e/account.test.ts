@@ -2,6 +2,7 @@
 // 2): the profile's email, runs and ranks per story and a password change (then signing in with it); settings kept in
 // the browser and applied at once; feedback stored on the server (validated, rate-limited) and listed to an admin;
 // the admin area's flow graph for an admin and refused to a player; /privacy.html and /terms.html; axe on each. ~40 s.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../../cli/lib/game-client.js';
 import { expectAccessible } from './axe.js';
@@ -36,6 +37,29 @@ describe('account pages, feedback and the admin area', { timeout: 120_000 }, () 
     await page.getByRole('button', { name: 'Save the new password' }).click();
     await page.getByText('Your password has been changed.').waitFor();
     await expect(new Api(h.url).signIn(account.email, 'a brand new passphrase')).resolves.toMatchObject({ user: { email: account.email } });
+  });
+
+  it('my profile, Your data: downloads the export, and deletes the account after the email is typed again', async () => {
+    const account = await signUp(h.url);
+    await new Api(h.url, account.session.access_token).createRun(LANTERN, 'english');
+    const page = await h.newPage({ signedInAs: account, acceptDownloads: true });
+    await page.goto(`${h.url}/my-profile`);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download my data' }).click();
+    const file = await downloading;
+    expect(file.suggestedFilename()).toBe('looptale-data.json');
+    const data = JSON.parse(readFileSync((await file.path()), 'utf8')) as { account: { email: string }; tables: Record<string, unknown[]> };
+    expect(data.account.email).toBe(account.email);
+    expect(data.tables['public.player_stories']).toHaveLength(1);
+    await page.getByLabel('Type your email address to confirm').fill('someone-else@example.com');
+    await page.getByRole('button', { name: 'Delete my account for good' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Type the email address of this account' }).waitFor();
+    await expect(new Api(h.url).signIn(account.email, account.password)).resolves.toMatchObject({ user: { email: account.email } });
+    await page.getByLabel('Type your email address to confirm').fill(account.email);
+    await page.getByRole('button', { name: 'Delete my account for good' }).click();
+    await page.waitForURL(`${h.url}/`);
+    await expect(new Api(h.url).signIn(account.email, account.password)).rejects.toThrow();
+    expect((await fetch(`${h.url}/api/me`, { headers: { authorization: `Bearer ${account.session.access_token}` } })).status).toBe(401);
   });
 
   it('settings: volume (default 100%), language and motion, kept in the browser and applied at once', async () => {

@@ -3,6 +3,7 @@
 // axe-core on the sign-in view and the catalogues.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueInvitation } from '../../server/auth/waitlist.js';
 import { expectAccessible } from './axe.js';
 import { freshEmail, type Harness, lastEmail, PASSWORD, PHONE, signUp, startHarness } from './harness.js';
 
@@ -109,12 +110,13 @@ describe('sign-in modal', { timeout: 90_000 }, () => {
   it('an invitation opens the modal in password sign-up and is redeemed after sign-up', async () => {
     const page = await h.newPage();
     const redeemed = page.waitForResponse((r) => r.url().endsWith('/marketing/waitlist_redeem') && r.request().method() === 'POST');
-    await page.goto(`${h.url}/signup?invite_token=invite-${Date.now()}`);
+    const email = freshEmail('invited');
+    await page.goto(`${h.url}/signup?invite_token=${await issueInvitation(h.server.services.db, email)}`);
     const dialog = page.getByRole('dialog', { name: 'Create your Looptale account' });
     await dialog.waitFor();
     await dialog.getByText('You were invited', { exact: false }).waitFor();
     expect(await dialog.getByRole('button', { name: 'Email me a sign-in link instead' }).count()).toBe(0);
-    await page.getByLabel('Email').fill(freshEmail('invited'));
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Sign Up', exact: true }).last().click();
     const res = await redeemed;

@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { useProgress, useStories } from '../api/queries.js';
 import { auth } from '../auth/auth-client.js';
 import { useSession } from '../auth/session.js';
+import { MyDataCard } from './my-data-card.js';
 import { Alert } from '../ui/alert.js';
 import { Button } from '../ui/button.js';
 import { PasswordField } from '../ui/field.js';
@@ -22,6 +23,8 @@ function EmailText({ email }: { email: string }) {
 export const PROFILE_TEXT = {
   title: 'My profile',
   password: 'Change password',
+  currentPassword: 'Current password',
+  currentHint: 'Needed unless you signed in within the last few minutes (an account without a password: sign in again by email first).',
   newPassword: 'New password',
   repeat: 'Repeat the new password',
   save: 'Save the new password',
@@ -34,6 +37,7 @@ export const PROFILE_TEXT = {
 } as const;
 
 function PasswordForm() {
+  const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [busy, setBusy] = useState(false);
@@ -43,9 +47,12 @@ function PasswordForm() {
     if (password.length < 8) return setResult({ ok: false, message: PROFILE_TEXT.tooShort });
     if (password !== repeat) return setResult({ ok: false, message: PROFILE_TEXT.mismatch });
     setBusy(true);
-    const { error } = await auth.updateUser({ password });
+    // current_password is this server's addition to Supabase Auth's body (the nonce of reauthenticate() is the other way).
+    const attributes = current ? { password, current_password: current } : { password };
+    const { error } = await auth.updateUser(attributes);
     setBusy(false);
     if (error) return setResult({ ok: false, message: error.message });
+    setCurrent('');
     setPassword('');
     setRepeat('');
     setResult({ ok: true, message: PROFILE_TEXT.saved });
@@ -53,6 +60,7 @@ function PasswordForm() {
   return (
     <form className="account-card" onSubmit={(e) => void submit(e)} aria-labelledby="password-title" noValidate>
       <h2 id="password-title">{PROFILE_TEXT.password}</h2>
+      <PasswordField label={PROFILE_TEXT.currentPassword} hint={PROFILE_TEXT.currentHint} autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
       <PasswordField label={PROFILE_TEXT.newPassword} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={8} />
       <PasswordField label={PROFILE_TEXT.repeat} autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} required minLength={8} />
       {result ? <Alert tone={result.ok ? 'success' : 'error'}>{result.message}</Alert> : null}
@@ -103,6 +111,7 @@ export function ProfilePage() {
         ) : null}
       </section>
       <PasswordForm />
+      {state.status === 'signed_in' ? <MyDataCard email={state.email} /> : null}
     </div>
   );
 }
