@@ -136,6 +136,18 @@ describe('the game screen model (shared by the CLI and the web app)', () => {
     expect(subScreenOf(s.model)).toBe('end_of_moment');
   });
 
+  it('shows the picture of a card won as the moment completes, before the next moment is entered', () => {
+    const s = new Screen().send({ type: 'view', view: view({ moment_type: 'Reward' }) });
+    s.send({ type: 'turn', result: result([output({ is_starting_dialogue: true })]) });
+    const won = output({ input_id: 'i2', complete_the_moment: true, next_moment_id: SAMPLE_IDS.nextMoment, is_awarded: true, award_type: 'character', award_id: 'nell' });
+    const next = view({ blueprint_moment_id: SAMPLE_IDS.nextMoment, moment_name: 'Next', card_images: { nell: 'images/character-nell.svg' } });
+    s.send({ type: 'turn', result: result([won]), view: next });
+    expect(s.model.momentComplete).toBe(true);
+    // Still the completed moment on screen (MOMENT COMPLETE waits), but the new card has its picture.
+    expect(s.model.view?.moment_name).toBe('The Log');
+    expect(s.model.view?.card_images.nell).toBe('images/character-nell.svg');
+  });
+
   it('burns a character out once (2000 ms), then hides it', () => {
     const s = new Screen().send({ type: 'view', view: view({ moment_type: 'Battle' }) });
     s.send({ type: 'turn', result: result([output({ player_characters: [hero({ character_current_health: 0, is_burned_out: true })] })]) });

@@ -240,8 +240,9 @@ export function applyView(m: PlayModel, view: GameView): PlayStep {
   let model: PlayModel;
   if (m.view === null) model = enterMoment(withBurn, view);
   else if (view.blueprint_moment_id === m.view.blueprint_moment_id && view.loop_number === m.view.loop_number) model = { ...withBurn, view };
-  // A new moment while the old one is complete waits behind MOMENT COMPLETE until the player goes on.
-  else if (m.momentComplete) model = { ...withBurn, nextView: view };
+  // A new moment while the old one is complete waits behind MOMENT COMPLETE until the player goes on; the cards won
+  // meanwhile (an award that completed the moment) take their pictures from it at once.
+  else if (m.momentComplete) model = { ...withBurn, view: { ...m.view, card_images: { ...m.view.card_images, ...view.card_images } }, nextView: view };
   else model = enterMoment(withBurn, view);
   return { model, effects: b?.effects ?? [] };
 }
