@@ -102,6 +102,16 @@ const CASES: Record<string, Case> = {
     // B never played lantern-keeper (A won it): no row of it.
     aboutB: ({ body }) => expect((body as { blueprint_story_id: string }[]).filter((r) => r.blueprint_story_id === LANTERN)).toEqual([]),
   },
+  'GET /api/me/export': {
+    kind: 'self', status: 200,
+    aboutB: ({ body }, f) => expect(body).toMatchObject({ account: { id: f.b.id } }),
+  },
+  // A deletion is refused without the account's own address typed again, and deletes nothing: the walk keeps both
+  // players (tests/defect-36-07-delete-export.test.ts deletes one and checks every table).
+  'POST /api/me/delete': {
+    kind: 'self', body: () => ({ confirm: 'someone-else@example.com' }), status: 400,
+    aboutB: ({ body }) => expect(body).toMatchObject({ error: { code: 'account/confirmation_mismatch' } }),
+  },
   'POST /api/feedback': {
     kind: 'self', body: () => ({ kind: 'idea', message: 'authz matrix feedback', page: '/browse' }), status: 201, order: 4,
     aboutB: ({ body }, f) => expect(body).toMatchObject({ user_id: f.b.id, kind: 'idea' }),
