@@ -2,7 +2,7 @@
 // /authorize URL, the "browser" follows each redirect by hand, and the session arrives in the redirect fragment (or as
 // a PKCE code). Also: identity upsert and linking, account chooser, PKCE towards the provider, and tampered answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_URL, claimsOf, follow, fragment, supabaseClient, uniqueEmail } from './helpers/auth.js';
+import { APP_URL, claimsOf, follow, fragment, getUserRaw, lastEmail, supabaseClient, uniqueEmail } from './helpers/auth.js';
 import { startTestOidc, type TestOidc } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -11,7 +11,7 @@ let srv: TestServer;
 
 beforeAll(async () => {
   oidc = await startTestOidc();
-  srv = await startTestServer({ GOOGLE_CLIENT_ID: oidc.clientId, GOOGLE_CLIENT_SECRET: oidc.clientSecret, GOOGLE_ISSUER: oidc.issuer });
+  srv = await startTestServer({ GOOGLE_CLIENT_ID: oidc.clientId, GOOGLE_CLIENT_SECRET: oidc.clientSecret, GOOGLE_ISSUER: oidc.issuer, DEV_OUTBOX: 'true' });
 });
 afterAll(async () => {
   await srv.close();
@@ -65,6 +65,9 @@ describe('Google sign-in', () => {
   it('links a Google account to the existing password account with the same (verified) email', async () => {
     const email = uniqueEmail('both');
     const pw = await supabaseClient(srv.url).auth.signUp({ email, password: 'correct horse battery' });
+    // The owner proved the address with the sign-up's confirmation link: the password is theirs and stays.
+    expect((await supabaseClient(srv.url).auth.resend({ type: 'signup', email, options: { emailRedirectTo: APP_URL } })).error).toBeNull();
+    expect((await follow((await lastEmail(srv.url, email, 'signup')).link)).status).toBe(303);
     oidc.user = { sub: 'g-200', email: email.toUpperCase(), email_verified: true };
     const f = fragment((await googleSignIn()).location);
     expect(claimsOf(f.access_token!).sub).toBe(pw.data.user!.id);
@@ -74,6 +77,19 @@ describe('Google sign-in', () => {
     expect(user.app_metadata.providers).toEqual(['email', 'google']);
     expect(user.identities?.map((i) => i.provider).sort()).toEqual(['email', 'google']);
     expect((await supabaseClient(srv.url).auth.signInWithPassword({ email, password: 'correct horse battery' })).error).toBeNull();
+  });
+
+  it('takes an unconfirmed password account for the address Google verified: the unproven password and its sessions go', async () => {
+    const email = uniqueEmail('squatted');
+    const squatter = await supabaseClient(srv.url).auth.signUp({ email, password: 'squatter chose this' });
+    expect(squatter.error).toBeNull();
+    oidc.user = { sub: 'g-250', email, email_verified: true };
+    const f = fragment((await googleSignIn()).location);
+    expect(claimsOf(f.access_token!).sub).toBe(squatter.data.user!.id);
+    expect((await getUserRaw(srv.url, f.access_token!)).status).toBe(200);
+    expect(await getUserRaw(srv.url, squatter.data.session!.access_token)).toMatchObject({ status: 403, body: { error_code: 'session_not_found' } });
+    const signIn = await supabaseClient(srv.url).auth.signInWithPassword({ email, password: 'squatter chose this' });
+    expect(signIn.error?.code).toBe('invalid_credentials');
   });
 
   it('does not link to an existing account when Google has not verified the email', async () => {

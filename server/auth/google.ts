@@ -12,6 +12,7 @@ import type { Queryable } from '../db/db.js';
 import { pkceOrThrow, redirectOf, signIn, type AuthContext } from './context.js';
 import { AuthApiError, errorBody, validationFailed } from './errors.js';
 import { issueAuthCode, type Pkce } from './one-time-tokens.js';
+import type { Ended } from './sessions.js';
 import { errorRedirect, withFragment, withQuery } from './redirects.js';
 import { addProvider, createUser, findUserByEmail, findUserById, isBanned, normalizeEmail, type UserRow } from './users.js';
 import { randomSecret, sha256 } from './tokens.js';
@@ -53,7 +54,7 @@ function prompts(raw: unknown): string {
 type Claims = oidc.IDToken;
 
 /** Finds the user of a Google identity, links it to the account with the same verified email, or creates both. */
-async function upsertGoogleUser(q: Queryable, c: Claims, now: number): Promise<{ ok: true; user: UserRow } | { ok: false; error: AuthApiError }> {
+async function upsertGoogleUser(ctx: AuthContext, q: Queryable, c: Claims, now: number): Promise<{ ok: true; user: UserRow; ended: Ended[] } | { ok: false; error: AuthApiError }> {
   const sub = String(c.sub);
   const email = normalizeEmail(c.email);
   const verified = c.email_verified === true || c.email_verified === 'true';
@@ -65,6 +66,7 @@ async function upsertGoogleUser(q: Queryable, c: Claims, now: number): Promise<{
   };
   const identity = (await q.query<{ user_id: string }>("SELECT user_id FROM looptale_auth.identities WHERE provider = 'google' AND provider_id = $1 FOR UPDATE", [sub])).rows[0];
   let user: UserRow | null;
+  let ended: Ended[] = [];
   if (identity) {
     user = await findUserById(q, identity.user_id, true);
     if (!user) return { ok: false, error: new AuthApiError(500, 'unexpected_failure', 'Identity without a user') };
@@ -74,8 +76,10 @@ async function upsertGoogleUser(q: Queryable, c: Claims, now: number): Promise<{
     if (user) {
       if (!verified) return { ok: false, error: new AuthApiError(400, 'provider_email_needs_verification', 'Your Google email address is not verified: verify it with Google, or sign in with your password.') };
       if (!user.email_confirmed_at) {
-        // Nobody proved this address before Google did: a password set by whoever signed up with it is dropped.
+        // Nobody proved this address before Google did: a password set by whoever signed up with it is dropped, and
+        // every session it opened ends (pre-hijacking, as a magic link does).
         await q.query('UPDATE looptale_auth.users SET email_confirmed_at = $2, encrypted_password = NULL, updated_at = $2 WHERE id = $1', [user.id, at]);
+        if (user.encrypted_password) ended = await ctx.sessions.end(q, { userId: user.id }, 'unproven_account');
       }
     } else {
       user = await createUser(q, { email, passwordHash: null, confirmed: verified, provider: 'google', userMeta: {} }, at);
@@ -91,7 +95,7 @@ async function upsertGoogleUser(q: Queryable, c: Claims, now: number): Promise<{
   await addProvider(q, user.id, 'google');
   user = (await findUserById(q, user.id))!;
   if (isBanned(user, now)) return { ok: false, error: new AuthApiError(403, 'user_banned', 'User is banned') };
-  return { ok: true, user };
+  return { ok: true, user, ended };
 }
 
 export function googleRoutes(app: FastifyInstance, ctx: AuthContext): void {
@@ -163,12 +167,13 @@ export function googleRoutes(app: FastifyInstance, ctx: AuthContext): void {
       return fail(500, 'bad_oauth_callback', 'Google sign-in failed: could not verify the answer from Google. Try again.');
     }
     const out = await db.tx(async (tx) => {
-      const r = await upsertGoogleUser(tx, claims, ctx.now());
+      const r = await upsertGoogleUser(ctx, tx, claims, ctx.now());
       if (!r.ok) return { error: r.error };
-      if (pkce) return { error: null, code: await issueAuthCode(tx, r.user.id, pkce, 'oauth', ctx.now()) };
-      return { error: null, session: await signIn(ctx, tx, r.user, { method: 'oauth', provider: 'google' }, req) };
+      if (pkce) return { error: null, ended: r.ended, code: await issueAuthCode(tx, r.user.id, pkce, 'oauth', ctx.now()) };
+      return { error: null, ended: r.ended, session: await signIn(ctx, tx, r.user, { method: 'oauth', provider: 'google' }, req) };
     });
     if (out.error) return fail(out.error.status, out.error.errorCode, out.error.message);
+    ctx.sessions.announce(out.ended, 'unproven_account');
     if (out.code) return reply.redirect(withQuery(st.redirect_to, { code: out.code }), 303);
     const s = out.session!;
     return reply.redirect(withFragment(st.redirect_to, {
