@@ -2,7 +2,7 @@
 import type { Draft } from '../run/draft.js';
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { applySelection } from '../run/apply-cards.js';
-import type { BotCtx } from './bot-hooks.js';
+import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
 import type { Utterance } from '../sim/bots.js';
 import { strongest } from '../sim/bot-helpers.js';
 import type { Action, ActionCtx, SpeechCtx } from './speech-hooks.js';
@@ -72,10 +72,15 @@ function enter(d: Draft): void {
   for (const c of d.state.characters) if (c.is_selected_in_assemble) d.update('player_characters', c, { is_selected_in_assemble: false });
 }
 
+/** The random player: a random half of the run's characters. */
+function random({ r, s, d }: RandomMoveCtx): void {
+  d.selection = s.characters.filter(() => r.next() < 0.5).map((c) => c.id);
+}
+
 export const assemble: MomentModule = {
   type: 'Assemble',
   description: 'The player chooses who goes in the team.',
-  traits: PLAY,
+  traits: { ...PLAY, picksTeam: true },
   graph: {
     label: 'Assemble',
     mermaid: ['[\\', '/]'],
@@ -89,7 +94,7 @@ export const assemble: MomentModule = {
   },
   brain: { decide: decideAssemble },
   speech: { sentences, actions },
-  bot: { move },
+  bot: { move, random },
   play: { enter, turn },
   llmRules: {
     english: 'The player chooses who goes in the team. Set "selection" to the ids of the characters they name (from the team list). Outcome "complete" when the team then has the required number, else "continue" and ask for more.',

@@ -6,7 +6,7 @@ import { indexStory } from '../story/story-index.js';
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { aiSelectStrike, applyBattle, strikeAnnouncement } from '../run/apply-battle.js';
 import { buildOutput } from '../run/output.js';
-import type { BotCtx } from './bot-hooks.js';
+import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
 import type { Utterance } from '../sim/bots.js';
 import { say, strongestOne, styleWord, words } from '../sim/bot-helpers.js';
 import type { Action, ActionCtx, SpeechCtx } from './speech-hooks.js';
@@ -153,10 +153,18 @@ function enter(d: Draft, m: BlueprintMoment, pm: PlayerMoment): void {
   }
 }
 
+/** The random player: a defence in the defence phase, else mostly an attack by one of the team on a foe. */
+function random({ r, s, pm, team, d }: RandomMoveCtx): void {
+  const foes = s.opponents.filter((o) => o.player_moment_id === pm.id && o.current_health > 0);
+  const thematic = r.next() < 0.5;
+  if (pm.battle_phase === 'player_defense_input') d.battle = { kind: 'defend', action: 'block', thematic };
+  else if (r.next() < 0.9 && team.length > 0 && foes.length > 0) d.battle = { kind: 'attack', actor_id: r.pick(team).id, target_id: r.pick(foes).id, action: 'hit', thematic };
+}
+
 export const battle: MomentModule = {
   type: 'Battle',
   description: 'The team fights opponents, attack and defence in turns, until one side is burned out.',
-  traits: { ...PLAY, stages: ['attack', 'defend'] },
+  traits: { ...PLAY, stages: ['attack', 'defend'], fights: true },
   graph: {
     label: 'Battle',
     mermaid: ['[/', '\\]'],
@@ -172,7 +180,7 @@ export const battle: MomentModule = {
   },
   brain: { decide: decideBattle },
   speech: { sentences, actions },
-  bot: { move },
+  bot: { move, random },
   play: { enter, turn },
   llmRules: {
     english: 'A battle. In the attack phase, set "battle" to {kind "attack", actor_id: the team member the player names (else the first of the team), target_id: the opponent they name (else the first opponent), action: their words, thematic: true when the action fits that character\'s style}. In the defence phase, set "battle" to {kind "defend", actor_id: the struck character, action, thematic}. Narrate the blow in one sentence. Outcome "continue": the game decides who wins. Never decide damage yourself.',

@@ -30,6 +30,14 @@ export type MomentTraits = {
   runSpecific: boolean;
   /** Its stages, the first one first. */
   stages: readonly Stage[];
+  /** The player chooses the team here (max_number_of_characters of them): the moment takes assemble.select, is
+   *  skipped when the run has too few characters, and its view and LLM context carry the team size. */
+  picksTeam: boolean;
+  /** The team fights the moment's opponents with the story's battle verbs: the story needs battle_verbs, the verbs
+   *  are words a player may say here, and the run's story graph shows the opponents on its node. */
+  fights: boolean;
+  /** The player picks a transition by saying its words (its match), not only through answers. */
+  branchesByWords: boolean;
 };
 
 /** How the moment is drawn in story graphs: Mermaid and Graphviz shapes, the admin graph's fill. */

@@ -1,7 +1,7 @@
 // The Upgrade moment: the player bets interactions on a riddle to upgrade a team member's card.
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { applyUpgrade } from '../run/apply-cards.js';
-import type { BotCtx } from './bot-hooks.js';
+import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
 import type { Utterance } from '../sim/bots.js';
 import { say, strongestOne, words } from '../sim/bot-helpers.js';
 import type { Action, ActionCtx, SpeechCtx } from './speech-hooks.js';
@@ -110,6 +110,13 @@ function turn(c: TurnCtx, res: RuleResult): void {
   res.complete = u.done;
 }
 
+/** The random player: a bet before one is placed, then a right or wrong answer to the riddle. */
+function random({ r, m, pm, team, d }: RandomMoveCtx): void {
+  const level = m.upgrade?.difficulties.length ? r.pick(m.upgrade.difficulties).level : 'easy';
+  if (!pm.upgrade_bet?.placed) d.upgrade = { stage: 'bet', character_id: team.length ? r.pick(team).id : undefined, bet: 1 + r.int(6), level };
+  else d.upgrade = { stage: 'answer', correct: r.next() < 0.6 };
+}
+
 export const upgrade: MomentModule = {
   type: 'Upgrade',
   description: 'The player bets interactions on a riddle to upgrade a team member\'s card.',
@@ -129,7 +136,7 @@ export const upgrade: MomentModule = {
   },
   brain: { decide: decideUpgrade },
   speech: { sentences, actions },
-  bot: { move },
+  bot: { move, random },
   play: { turn },
   llmRules: {
     english: 'The player may upgrade a team member by betting interactions on a riddle. Before the bet is placed, set "upgrade" to {stage "bet", character_id (from the team), bet (a number), level (one of the difficulties)} with whatever the player said so far, and ask for what is missing. Once the bet is placed, judge their answer to the riddle: "upgrade" {stage "answer", correct: true or false}. Outcome "continue": the game completes the moment.',
