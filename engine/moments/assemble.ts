@@ -2,7 +2,7 @@
 import type { Draft } from '../run/draft.js';
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { applySelection } from '../run/apply-cards.js';
-import type { BotCtx } from './bot-hooks.js';
+import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
 import type { Utterance } from '../sim/bots.js';
 import { strongest } from '../sim/bot-helpers.js';
 import type { Action, ActionCtx, SpeechCtx } from './speech-hooks.js';
@@ -11,7 +11,7 @@ import { base, bestAnswer, type BrainCtx, fallbackOr, line, mentionedCharacters 
 import type { DecisionInput } from '../brain/decision.js';
 import { brainSay } from '../brain/texts.js';
 import { PLAY } from './common.js';
-import type { MomentModule } from './types.js';
+import type { LlmStateCtx, MomentModule } from './types.js';
 
 function decideAssemble(c: BrainCtx): DecisionInput {
   const alive = c.input.state.characters.filter((x) => x.current_health > 0);
@@ -72,10 +72,20 @@ function enter(d: Draft): void {
   for (const c of d.state.characters) if (c.is_selected_in_assemble) d.update('player_characters', c, { is_selected_in_assemble: false });
 }
 
+/** The random player: a random half of the run's characters. */
+function random({ r, s, d }: RandomMoveCtx): void {
+  d.selection = s.characters.filter(() => r.next() < 0.5).map((c) => c.id);
+}
+
+/** The LLM brain is told the team's size. */
+function llmState({ m, fr }: LlmStateCtx): string[] {
+  return [fr ? `L'équipe doit compter ${m.max_number_of_characters ?? 0} personnage(s).` : `The team needs ${m.max_number_of_characters ?? 0} character(s).`];
+}
+
 export const assemble: MomentModule = {
   type: 'Assemble',
   description: 'The player chooses who goes in the team.',
-  traits: PLAY,
+  traits: { ...PLAY, picksTeam: true },
   graph: {
     label: 'Assemble',
     mermaid: ['[\\', '/]'],
@@ -89,8 +99,9 @@ export const assemble: MomentModule = {
   },
   brain: { decide: decideAssemble },
   speech: { sentences, actions },
-  bot: { move },
+  bot: { move, random },
   play: { enter, turn },
+  llmState,
   llmRules: {
     english: 'The player chooses who goes in the team. Set "selection" to the ids of the characters they name (from the team list). Outcome "complete" when the team then has the required number, else "continue" and ask for more.',
     french: 'Le joueur choisit qui fait partie de l\'équipe. Mettez dans "selection" les ids des personnages qu\'il nomme (de la liste de l\'équipe). Outcome "complete" quand l\'équipe compte alors le nombre requis, sinon "continue" et demandez-en d\'autres.',

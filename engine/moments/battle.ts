@@ -6,7 +6,7 @@ import { indexStory } from '../story/story-index.js';
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { aiSelectStrike, applyBattle, strikeAnnouncement } from '../run/apply-battle.js';
 import { buildOutput } from '../run/output.js';
-import type { BotCtx } from './bot-hooks.js';
+import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
 import type { Utterance } from '../sim/bots.js';
 import { say, strongestOne, styleWord, words } from '../sim/bot-helpers.js';
 import type { Action, ActionCtx, SpeechCtx } from './speech-hooks.js';
@@ -16,7 +16,7 @@ import type { DecisionInput } from '../brain/decision.js';
 import { brainSay } from '../brain/texts.js';
 import { currentMoment, currentRun, momentById } from '../run/state.js';
 import { PLAY } from './common.js';
-import type { MomentModule } from './types.js';
+import type { LlmStateCtx, MomentModule } from './types.js';
 
 function decideBattle(c: BrainCtx): DecisionInput {
   const s = c.input.state;
@@ -153,10 +153,31 @@ function enter(d: Draft, m: BlueprintMoment, pm: PlayerMoment): void {
   }
 }
 
+/** The random player: a defence in the defence phase, else mostly an attack by one of the team on a foe. */
+function random({ r, s, pm, team, d }: RandomMoveCtx): void {
+  const foes = s.opponents.filter((o) => o.player_moment_id === pm.id && o.current_health > 0);
+  const thematic = r.next() < 0.5;
+  if (pm.battle_phase === 'player_defense_input') d.battle = { kind: 'defend', action: 'block', thematic };
+  else if (r.next() < 0.9 && team.length > 0 && foes.length > 0) d.battle = { kind: 'attack', actor_id: r.pick(team).id, target_id: r.pick(foes).id, action: 'hit', thematic };
+}
+
+/** The LLM brain is told the battle's phase: whom a foe strikes and who must defend, or that the team attacks. */
+function llmState({ pm, state, opponents, fr }: LlmStateCtx): string[] {
+  const strike = pm.pending_strike;
+  if (pm.battle_phase === 'player_defense_input' && strike) {
+    const foe = opponents.find((o) => o.id === strike.opponent_id)?.name ?? '';
+    const target = state.characters.find((c) => c.id === strike.target_id);
+    return [fr
+      ? `Phase : défense. ${foe} frappe ${target?.name ?? ''} (id: ${strike.target_id}) : le joueur doit dire comment il se défend (battle.kind "defend", actor_id ${strike.target_id}).`
+      : `Phase: defence. ${foe} strikes ${target?.name ?? ''} (id: ${strike.target_id}): the player must say how they defend (battle.kind "defend", actor_id ${strike.target_id}).`];
+  }
+  return [fr ? 'Phase : attaque. Le joueur dit qui de l\'équipe attaque quel adversaire (battle.kind "attack").' : 'Phase: attack. The player says which team member attacks which opponent (battle.kind "attack").'];
+}
+
 export const battle: MomentModule = {
   type: 'Battle',
   description: 'The team fights opponents, attack and defence in turns, until one side is burned out.',
-  traits: { ...PLAY, stages: ['attack', 'defend'] },
+  traits: { ...PLAY, stages: ['attack', 'defend'], fights: true },
   graph: {
     label: 'Battle',
     mermaid: ['[/', '\\]'],
@@ -172,8 +193,9 @@ export const battle: MomentModule = {
   },
   brain: { decide: decideBattle },
   speech: { sentences, actions },
-  bot: { move },
+  bot: { move, random },
   play: { enter, turn },
+  llmState,
   llmRules: {
     english: 'A battle. In the attack phase, set "battle" to {kind "attack", actor_id: the team member the player names (else the first of the team), target_id: the opponent they name (else the first opponent), action: their words, thematic: true when the action fits that character\'s style}. In the defence phase, set "battle" to {kind "defend", actor_id: the struck character, action, thematic}. Narrate the blow in one sentence. Outcome "continue": the game decides who wins. Never decide damage yourself.',
     french: 'Un combat. En phase d\'attaque, mettez dans "battle" {kind "attack", actor_id : le membre de l\'équipe que le joueur nomme (sinon le premier de l\'équipe), target_id : l\'adversaire qu\'il nomme (sinon le premier), action : ses mots, thematic : true quand l\'action correspond au style du personnage}. En phase de défense, {kind "defend", actor_id : le personnage frappé, action, thematic}. Racontez le coup en une phrase. Outcome "continue" : le jeu décide du vainqueur. Ne décidez jamais des dégâts.',

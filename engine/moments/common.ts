@@ -34,9 +34,9 @@ export const COMMON_FIELDS: readonly EditorField[] = [
 ];
 
 /** Traits of a moment that is talked through (answers complete it). */
-export const TALK: MomentTraits = { selfCompleting: false, final: false, ends: null, completesByPlay: false, runSpecific: false, stages: [''] };
+export const TALK: MomentTraits = { selfCompleting: false, final: false, ends: null, completesByPlay: false, runSpecific: false, stages: [''], picksTeam: false, fights: false, branchesByWords: false };
 
 /** Traits of a moment that completes through play on the run's own cards. */
-export const PLAY: MomentTraits = { selfCompleting: false, final: false, ends: null, completesByPlay: true, runSpecific: true, stages: [''] };
+export const PLAY: MomentTraits = { selfCompleting: false, final: false, ends: null, completesByPlay: true, runSpecific: true, stages: [''], picksTeam: false, fights: false, branchesByWords: false };
 
 export const ONE_STAGE = (): Stage => '';

@@ -44,7 +44,7 @@ function talk(c: { bot: string; story: Story; m: BlueprintMoment; lang: PlayLang
 export const crossroad: MomentModule = {
   type: 'Crossroad',
   description: 'The player chooses where the story goes by naming a branch.',
-  traits: TALK,
+  traits: { ...TALK, branchesByWords: true },
   graph: {
     label: 'Crossroad',
     mermaid: ['{', '}'],

@@ -2,7 +2,7 @@
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { applyEquip } from '../run/apply-cards.js';
 import { currentRun } from '../run/state.js';
-import type { BotCtx } from './bot-hooks.js';
+import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
 import type { Utterance } from '../sim/bots.js';
 import { strongestOne, words } from '../sim/bot-helpers.js';
 import type { Action, ActionCtx, SpeechCtx } from './speech-hooks.js';
@@ -80,6 +80,11 @@ function turn(c: TurnCtx, res: RuleResult): void {
   }
 }
 
+/** The random player: mostly gives one of the run's items to one of the team. */
+function random({ r, s, team, d }: RandomMoveCtx): void {
+  if (team.length > 0 && s.items.length > 0 && r.next() < 0.7) d.equip = { character_id: r.pick(team).id, item_id: r.pick(s.items).id };
+}
+
 export const equip: MomentModule = {
   type: 'Equip',
   description: 'The player gives one of their items to one of their characters.',
@@ -92,7 +97,7 @@ export const equip: MomentModule = {
   fields: [],
   brain: { decide: decideEquip },
   speech: { sentences, actions },
-  bot: { move },
+  bot: { move, random },
   play: { turn },
   llmRules: {
     english: 'The player gives one of their items to one of their characters. When they name both, set "equip" to {character_id, item_id} from the lists and outcome "complete"; otherwise ask which item and for whom: "continue".',

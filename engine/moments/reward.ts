@@ -1,7 +1,7 @@
 // The Reward moment: the player takes one reward: an item, a character or an item made on the spot.
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { applyReward } from '../run/apply-cards.js';
-import type { BotCtx } from './bot-hooks.js';
+import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
 import { LANG_CODE } from '../schema/enums.js';
 import type { Utterance } from '../sim/bots.js';
 import { indexStory } from '../story/story-index.js';
@@ -109,6 +109,16 @@ function turn(c: TurnCtx, res: RuleResult): void {
   if (info.award) res.complete = true;
 }
 
+/** The random player: claims one of the moment's rewards, sometimes completes. */
+function random({ r, m, d }: RandomMoveCtx): void {
+  const reward = m.rewards.length > 0 ? r.pick(m.rewards) : undefined;
+  if (reward) {
+    const id = reward.reward_type === 'character' ? reward.character_ids[0] : reward.reward_type === 'item' ? reward.item_ids[0] : reward.dynamic_rewards[0]?.id;
+    if (id) d.award = { reward_type: reward.reward_type, id };
+  }
+  if (r.next() < 0.3) d.outcome = 'complete';
+}
+
 export const reward: MomentModule = {
   type: 'Reward',
   description: 'The player takes one reward: an item, a character or an item made on the spot.',
@@ -126,7 +136,7 @@ export const reward: MomentModule = {
   },
   brain: { decide: decideReward },
   speech: { sentences, actions },
-  bot: { move },
+  bot: { move, random },
   play: { turn },
   llmRules: {
     english: 'You offer the player a reward. When they accept or name one, set "award" to one reward of this moment that they do not already own (its reward_type and id exactly as listed) and outcome "complete". When they refuse, "continue". When they already own everything, "complete" without an award.',

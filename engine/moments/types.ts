@@ -5,8 +5,10 @@
 import type { MomentType, PlayLanguage } from '../schema/enums.js';
 import type { BrainCtx } from '../brain/scripted-ctx.js';
 import type { DecisionInput } from '../brain/decision.js';
-import type { PlayerMoment } from '../schema/player.js';
-import type { BlueprintMoment } from '../story/format.js';
+import type { PlayerMoment, PlayerOpponent } from '../schema/player.js';
+import type { GameState } from '../run/state.js';
+import type { Text } from '../story/text.js';
+import type { BlueprintMoment, Phrases } from '../story/format.js';
 import type { BotHooks } from './bot-hooks.js';
 import type { PlayHooks } from './play-hooks.js';
 import type { SpeechHooks } from './speech-hooks.js';
@@ -30,6 +32,14 @@ export type MomentTraits = {
   runSpecific: boolean;
   /** Its stages, the first one first. */
   stages: readonly Stage[];
+  /** The player chooses the team here (max_number_of_characters of them): the moment takes assemble.select, is
+   *  skipped when the run has too few characters, and its view and LLM context carry the team size. */
+  picksTeam: boolean;
+  /** The team fights the moment's opponents with the story's battle verbs: the story needs battle_verbs, the verbs
+   *  are words a player may say here, and the run's story graph shows the opponents on its node. */
+  fights: boolean;
+  /** The player picks a transition by saying its words (its match), not only through answers. */
+  branchesByWords: boolean;
 };
 
 /** How the moment is drawn in story graphs: Mermaid and Graphviz shapes, the admin graph's fill. */
@@ -62,6 +72,18 @@ export type EditorField = {
 /** What a moment type's check of one moment gets: where it is, its name in messages, and the report. */
 export type CheckContext = { at: string; name: string; r: Report; canCompleteByAnswer: boolean };
 
+/** What the LLM brain's state lines get: the moment, its player moment, the state, the moment's opponents, and the
+ *  play language's helpers (fr: French is played; L: a text in it; phrases: a phrase list in it). */
+export type LlmStateCtx = {
+  m: BlueprintMoment;
+  pm: PlayerMoment;
+  state: GameState;
+  opponents: PlayerOpponent[];
+  fr: boolean;
+  L: (t: Text | undefined) => string;
+  phrases: (p: Phrases | undefined) => string[];
+};
+
 export type MomentModule = {
   type: MomentType;
   /** What the type is for, in one sentence (the studio's type picker). */
@@ -76,6 +98,8 @@ export type MomentModule = {
   check?: (m: BlueprintMoment, c: CheckContext) => void;
   /** The LLM brain's instructions for this type, per play language. */
   llmRules: Record<PlayLanguage, string>;
+  /** Lines on the moment's state told to the LLM brain (its `state` variable): none when absent. */
+  llmState?: (c: LlmStateCtx) => string[];
   /** The scripted brain here: what the player's words achieve (talkDecision, an authored answer, when absent). */
   brain?: { decide: (c: BrainCtx) => DecisionInput };
   speech?: SpeechHooks;

@@ -1,7 +1,7 @@
 // The Upgrade moment: the player bets interactions on a riddle to upgrade a team member's card.
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { applyUpgrade } from '../run/apply-cards.js';
-import type { BotCtx } from './bot-hooks.js';
+import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
 import type { Utterance } from '../sim/bots.js';
 import { say, strongestOne, words } from '../sim/bot-helpers.js';
 import type { Action, ActionCtx, SpeechCtx } from './speech-hooks.js';
@@ -13,7 +13,7 @@ import { brainSay } from '../brain/texts.js';
 import { currentMoment } from '../run/state.js';
 import { localize } from '../story/text.js';
 import { PLAY } from './common.js';
-import type { MomentModule } from './types.js';
+import type { LlmStateCtx, MomentModule } from './types.js';
 
 function decideUpgrade(c: BrainCtx): DecisionInput {
   const s = c.input.state;
@@ -110,6 +110,32 @@ function turn(c: TurnCtx, res: RuleResult): void {
   res.complete = u.done;
 }
 
+/** The random player: a bet before one is placed, then a right or wrong answer to the riddle. */
+function random({ r, m, pm, team, d }: RandomMoveCtx): void {
+  const level = m.upgrade?.difficulties.length ? r.pick(m.upgrade.difficulties).level : 'easy';
+  if (!pm.upgrade_bet?.placed) d.upgrade = { stage: 'bet', character_id: team.length ? r.pick(team).id : undefined, bet: 1 + r.int(6), level };
+  else d.upgrade = { stage: 'answer', correct: r.next() < 0.6 };
+}
+
+/** The LLM brain is told the difficulties and bets, then, once the bet is placed, the riddle and its answers. */
+function llmState({ m, pm, fr, L, phrases }: LlmStateCtx): string[] {
+  if (!m.upgrade) return [];
+  const u = m.upgrade;
+  const bet = pm.upgrade_bet;
+  const lines = [fr
+    ? `Difficultés : ${u.difficulties.map((d) => `${d.level} (rareté ${d.rarity})`).join(', ')}. Mise entre ${u.min_bet} et ${u.max_bet} interactions.`
+    : `Difficulties: ${u.difficulties.map((d) => `${d.level} (rarity ${d.rarity})`).join(', ')}. Bet between ${u.min_bet} and ${u.max_bet} interactions.`];
+  if (bet?.placed) {
+    const d = u.difficulties.find((x) => x.level === bet.level);
+    lines.push(fr
+      ? `Mise placée. Énigme posée : "${L(d?.riddle)}" ; bonnes réponses : ${phrases(d?.answers).map((p) => `"${p}"`).join(', ')}. Jugez la réponse du joueur (upgrade.stage "answer").`
+      : `Bet placed. Riddle asked: "${L(d?.riddle)}"; right answers: ${phrases(d?.answers).map((p) => `"${p}"`).join(', ')}. Judge the player's answer (upgrade.stage "answer").`);
+  } else if (bet) {
+    lines.push(`${fr ? 'Mise en cours' : 'Bet so far'}: character_id ${bet.character_id ?? '?'}, bet ${bet.bet ?? '?'}, level ${bet.level ?? '?'}.`);
+  }
+  return lines;
+}
+
 export const upgrade: MomentModule = {
   type: 'Upgrade',
   description: 'The player bets interactions on a riddle to upgrade a team member\'s card.',
@@ -129,8 +155,9 @@ export const upgrade: MomentModule = {
   },
   brain: { decide: decideUpgrade },
   speech: { sentences, actions },
-  bot: { move },
+  bot: { move, random },
   play: { turn },
+  llmState,
   llmRules: {
     english: 'The player may upgrade a team member by betting interactions on a riddle. Before the bet is placed, set "upgrade" to {stage "bet", character_id (from the team), bet (a number), level (one of the difficulties)} with whatever the player said so far, and ask for what is missing. Once the bet is placed, judge their answer to the riddle: "upgrade" {stage "answer", correct: true or false}. Outcome "continue": the game completes the moment.',
     french: 'Le joueur peut améliorer un membre de l\'équipe en misant des interactions sur une énigme. Avant que la mise soit placée, mettez dans "upgrade" {stage "bet", character_id (de l\'équipe), bet (un nombre), level (l\'une des difficultés)} avec ce que le joueur a déjà dit, et demandez ce qui manque. Une fois la mise placée, jugez sa réponse à l\'énigme : "upgrade" {stage "answer", correct : true ou false}. Outcome "continue" : le jeu termine le moment.',

@@ -1,5 +1,6 @@
 // Auto-skip (game spec §4): before a moment starts it is skipped when one of five conditions holds.
 import type { BlueprintMoment } from '../story/format.js';
+import { traitsOf } from '../moments/registry.js';
 
 export const AUTO_SKIP_DEDUPE_MS = 5000;
 export const AUTO_SKIP_MAX_CHAIN = 5;
@@ -36,7 +37,7 @@ export function skipReason(m: BlueprintMoment, c: SkipContext): string | null {
     return 'not drawn this time';
   }
   const required = m.max_number_of_characters ?? 0;
-  if (m.type === 'Assemble' && c.availableCharacters < required) {
+  if (traitsOf(m.type).picksTeam && c.availableCharacters < required) {
     return `needs ${required} characters`;
   }
   return null;

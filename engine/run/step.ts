@@ -13,6 +13,7 @@ import { applySelection } from './apply-cards.js';
 import { redeemTicket, type RedeemResult } from './redeem.js';
 import { currentMoment, currentRun, type GameState } from './state.js';
 import { indexStory } from '../story/story-index.js';
+import { traitsOf } from '../moments/registry.js';
 import { applyTurn } from './turn.js';
 
 export type { StepContext } from './draft.js';
@@ -63,7 +64,7 @@ export function step(state: GameState, event: GameEvent, ctx: StepContext): Step
       if (isFinished(run)) return fail(ERR.runFinished);
       const pm = currentMoment(d.state);
       const bm = pm ? indexStory(ctx.story).moments.get(pm.blueprint_moment_id) : undefined;
-      if (!bm || bm.type !== 'Assemble' || pm?.completed_at) return fail({ code: 'assemble/not_assembling', message: 'The team can only be chosen during an Assemble moment.' });
+      if (!bm || !traitsOf(bm.type).picksTeam || pm?.completed_at) return fail({ code: 'assemble/not_assembling', message: 'The team can only be chosen during an Assemble moment.' });
       applySelection(d, bm, event.character_ids, true);
       break;
     }

@@ -4,6 +4,7 @@ import type { DecisionInput } from '../brain/decision.js';
 import type { SeededRandom } from '../random.js';
 import type { Story } from '../story/format.js';
 import { indexStory } from '../story/story-index.js';
+import { MOMENTS } from '../moments/registry.js';
 import type { GameEventInput } from './events.js';
 import { currentMoment, currentRun, type GameState } from './state.js';
 
@@ -37,42 +38,13 @@ export function randomEvent(s: GameState, story: Story, r: SeededRandom): GameEv
   if (!pm.is_started) return { type: 'turn', input_id: inputId(r), is_starting_dialogue: true, transcription: '', decision: { ...base(r), perfect: false, cache_hit: false } };
   const d = base(r);
   const team = s.characters.filter((c) => c.is_selected_in_assemble && c.current_health > 0);
-  switch (m.type) {
-    case 'Battle': {
-      const foes = s.opponents.filter((o) => o.player_moment_id === pm.id && o.current_health > 0);
-      const thematic = r.next() < 0.5;
-      if (pm.battle_phase === 'player_defense_input') d.battle = { kind: 'defend', action: 'block', thematic };
-      else if (r.next() < 0.9 && team.length > 0 && foes.length > 0) d.battle = { kind: 'attack', actor_id: r.pick(team).id, target_id: r.pick(foes).id, action: 'hit', thematic };
-      break;
-    }
-    case 'Reward': {
-      const reward = m.rewards.length > 0 ? r.pick(m.rewards) : undefined;
-      if (reward) {
-        const id = reward.reward_type === 'character' ? reward.character_ids[0] : reward.reward_type === 'item' ? reward.item_ids[0] : reward.dynamic_rewards[0]?.id;
-        if (id) d.award = { reward_type: reward.reward_type, id };
-      }
-      if (r.next() < 0.3) d.outcome = 'complete';
-      break;
-    }
-    case 'Equip':
-      if (team.length > 0 && s.items.length > 0 && r.next() < 0.7) d.equip = { character_id: r.pick(team).id, item_id: r.pick(s.items).id };
-      break;
-    case 'Upgrade': {
-      const level = m.upgrade?.difficulties.length ? r.pick(m.upgrade.difficulties).level : 'easy';
-      if (!pm.upgrade_bet?.placed) d.upgrade = { stage: 'bet', character_id: team.length ? r.pick(team).id : undefined, bet: 1 + r.int(6), level };
-      else d.upgrade = { stage: 'answer', correct: r.next() < 0.6 };
-      break;
-    }
-    case 'Assemble':
-      d.selection = s.characters.filter(() => r.next() < 0.5).map((c) => c.id);
-      break;
-    case 'Monologue': case 'Learn': case 'Test': case 'Crossroad': case 'Teamwork': case 'Epilogue': case 'Dead End': {
-      const x = r.next();
-      d.outcome = x < 0.4 ? 'complete' : x < 0.42 ? 'end_of_game' : 'continue';
-      if (m.transitions.length > 0) d.next_moment_id = r.pick(m.transitions).next_moment_id;
-      if (r.next() < 0.3) d.facts = [r.pick(['a', 'b', 'c'])];
-      break;
-    }
+  const random = MOMENTS[m.type].bot?.random;
+  if (random) random({ r, s, m, pm, team, d });
+  else {
+    const x = r.next();
+    d.outcome = x < 0.4 ? 'complete' : x < 0.42 ? 'end_of_game' : 'continue';
+    if (m.transitions.length > 0) d.next_moment_id = r.pick(m.transitions).next_moment_id;
+    if (r.next() < 0.3) d.facts = [r.pick(['a', 'b', 'c'])];
   }
   return { type: 'turn', input_id: inputId(r), is_starting_dialogue: false, transcription: r.pick(['yes', 'the door', 'attack', '']), decision: d };
 }

@@ -4,6 +4,7 @@ import type { EnrolledCharacter, GameView, ImageDetails, MomentView, StoryGraph,
 import type { PlayLanguage } from '../schema/enums.js';
 import type { BlueprintMoment, Story } from '../story/format.js';
 import { indexStory } from '../story/story-index.js';
+import { traitsOf } from '../moments/registry.js';
 import { localize } from '../story/text.js';
 import { outputCharacters } from './output.js';
 import { availableItems, bestRankOf, currentMoment, currentRun, type GameState } from './state.js';
@@ -64,7 +65,7 @@ export function gameView(s: GameState, story: Story): GameView | null {
     })),
     is_moment_complete: pm.completed_at !== null,
     battle_phase: pm.battle_phase,
-    max_number_of_characters: m.type === 'Assemble' ? (m.max_number_of_characters ?? null) : null,
+    max_number_of_characters: traitsOf(m.type).picksTeam ? (m.max_number_of_characters ?? null) : null,
     card_images: cardImages(s, story, pm.id),
   };
 }
@@ -104,7 +105,7 @@ export function storyGraph(s: GameState, story: Story): StoryGraph | null {
     if (pm.player_story_id !== run.id) continue;
     const m = idx.moments.get(pm.blueprint_moment_id);
     if (!m) continue;
-    const cards: StoryGraphNode['cards'] = m.type === 'Battle'
+    const cards: StoryGraphNode['cards'] = traitsOf(m.type).fights
       ? s.opponents.filter((o) => o.player_moment_id === pm.id).map((o) => ({ id: o.id, name: o.name, kind: 'opponent' as const }))
       : [
           ...s.characters.filter((c) => c.player_story_id === run.id && c.enrolled_in_blueprint_moment_id === m.id).map((c) => ({ id: c.id, name: c.name, kind: 'character' as const })),

@@ -1,6 +1,7 @@
 // Story checks on ids and references: duplicate ids, references to nothing, rewards and battles.
 // Shared by validate.ts (the entry point) and validate-graph.ts: the problem type, the story view and paths.
 import type { BlueprintCharacter, BlueprintItem, BlueprintMoment, BlueprintPlace, Story } from './format.js';
+import { traitsOf } from '../moments/registry.js';
 
 export type Severity = 'error' | 'warning';
 /** One thing wrong with a story. `path` is a JSON path into the file, e.g. `$.moments[3].transitions[0].next_moment_id`. */
@@ -137,7 +138,7 @@ function battleRefs(v: StoryView, r: Report, m: BlueprintMoment): void {
       r.warn(`${at}.character_id`, 'battle/opponent_is_player', `Opponent ${quote(c.name)} in ${momentLabel(m)} is enrolled by default, so the player owns it too.`);
     }
   });
-  if (m.type === 'Battle' && !v.hasBattleVerbs) {
+  if (traitsOf(m.type).fights && !v.hasBattleVerbs) {
     r.error(`${base}.type`, 'battle/no_battle_verbs', `${cap(momentLabel(m))} is a Battle, but the story has no battle_verbs, so no attack or defence can be recognised.`);
   }
 }

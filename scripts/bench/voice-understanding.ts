@@ -27,6 +27,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { GameState } from '../../engine/run/state.js';
 import type { Story } from '../../engine/story/format.js';
+import { traitsOf } from '../../engine/moments/registry.js';
 import { isPocketsphinxAvailable } from '../../server/voice/pocketsphinx.js';
 import { loadCode, type Code, type Understander } from './lib/speech-code.js';
 import { judgeWith, type Item, type Judged, type Kind } from './lib/speech-eval.js';
@@ -218,7 +219,8 @@ async function runSet(code: Code, u: Understander, set: SetName | 'human', opts:
         for (const st of allStages) for (const c of clips) push({ set, kind: 'human_non_answer', story: slug, stage: st, voice: `human:${c.id}`, text: c.transcript ?? `(${c.id})`, wav: humanWav(c) }, story, st.state);
       }
       if (slug === 'lantern-keeper' && opts.kinds.includes('sentences')) {
-        const learn = allStages.find((s) => s.moment.type === 'Learn');
+        // The recordings' transcripts are taken as answers at the story's Learn moment.
+        const learn = allStages.find((s) => s.moment.name.en === 'The Keeper\'s Log');
         const withText = clips.filter((c) => c.transcript);
         if (learn) {
           const hs = humanStory(code, story, learn.moment.id, withText.map((c) => c.transcript ?? ''));
@@ -240,7 +242,7 @@ async function runSet(code: Code, u: Understander, set: SetName | 'human', opts:
         }
       }
       // The plans' battle defences, at the defence stage of the character they are for.
-      const battle = story.moments.find((m) => m.type === 'Battle');
+      const battle = story.moments.find((m) => traitsOf(m.type).stages.includes('defend'));
       const defences = new Set<string>();
       for (const plan of code.plans(slug)) for (const line of plan.split('\n')) if (line.startsWith('defend ')) for (const part of line.slice(7).split('|')) defences.add(part.trim());
       for (const d of defences) {

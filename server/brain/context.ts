@@ -8,6 +8,7 @@ import type { PlayerCharacter, PlayerItem, PlayerMoment, PlayerOpponent } from '
 import type { BlueprintMoment, Phrases, Story } from '../../engine/story/format.js';
 import { indexStory } from '../../engine/story/story-index.js';
 import { localize } from '../../engine/story/text.js';
+import { MOMENTS } from '../../engine/moments/registry.js';
 
 export type TurnContext = {
   story: Story;
@@ -107,37 +108,7 @@ export function turnContext(input: BrainInput): TurnContext | null {
     }
   }
 
-  const stateLines: string[] = [];
-  if (m.type === 'Battle') {
-    const strike = pm.pending_strike;
-    if (pm.battle_phase === 'player_defense_input' && strike) {
-      const foe = opponents.find((o) => o.id === strike.opponent_id)?.name ?? '';
-      const target = state.characters.find((c) => c.id === strike.target_id);
-      stateLines.push(fr
-        ? `Phase : défense. ${foe} frappe ${target?.name ?? ''} (id: ${strike.target_id}) : le joueur doit dire comment il se défend (battle.kind "defend", actor_id ${strike.target_id}).`
-        : `Phase: defence. ${foe} strikes ${target?.name ?? ''} (id: ${strike.target_id}): the player must say how they defend (battle.kind "defend", actor_id ${strike.target_id}).`);
-    } else {
-      stateLines.push(fr ? 'Phase : attaque. Le joueur dit qui de l\'équipe attaque quel adversaire (battle.kind "attack").' : 'Phase: attack. The player says which team member attacks which opponent (battle.kind "attack").');
-    }
-  }
-  if (m.type === 'Assemble') {
-    stateLines.push(fr ? `L'équipe doit compter ${m.max_number_of_characters ?? 0} personnage(s).` : `The team needs ${m.max_number_of_characters ?? 0} character(s).`);
-  }
-  if (m.type === 'Upgrade' && m.upgrade) {
-    const u = m.upgrade;
-    const bet = pm.upgrade_bet;
-    stateLines.push(fr
-      ? `Difficultés : ${u.difficulties.map((d) => `${d.level} (rareté ${d.rarity})`).join(', ')}. Mise entre ${u.min_bet} et ${u.max_bet} interactions.`
-      : `Difficulties: ${u.difficulties.map((d) => `${d.level} (rarity ${d.rarity})`).join(', ')}. Bet between ${u.min_bet} and ${u.max_bet} interactions.`);
-    if (bet?.placed) {
-      const d = u.difficulties.find((x) => x.level === bet.level);
-      stateLines.push(fr
-        ? `Mise placée. Énigme posée : "${L(d?.riddle)}" ; bonnes réponses : ${phrases(d?.answers, lang).map((p) => `"${p}"`).join(', ')}. Jugez la réponse du joueur (upgrade.stage "answer").`
-        : `Bet placed. Riddle asked: "${L(d?.riddle)}"; right answers: ${phrases(d?.answers, lang).map((p) => `"${p}"`).join(', ')}. Judge the player's answer (upgrade.stage "answer").`);
-    } else if (bet) {
-      stateLines.push(`${fr ? 'Mise en cours' : 'Bet so far'}: character_id ${bet.character_id ?? '?'}, bet ${bet.bet ?? '?'}, level ${bet.level ?? '?'}.`);
-    }
-  }
+  const stateLines = MOMENTS[m.type].llmState?.({ m, pm, state, opponents, fr, L, phrases: (p) => phrases(p, lang) }) ?? [];
 
   const history = pm.dialogue_history.slice(-8).map((e) => `${e.role === 'player' ? fr ? 'Joueur' : 'Player' : speaker?.name ?? (fr ? 'Vous' : 'You')}: ${e.text}`);
   const vars: Record<string, string> = {

@@ -34,7 +34,7 @@ export function deriveCases(story: Story, momentType: MomentType, language: Play
         },
       });
     }
-    if (m.type === 'Crossroad') {
+    if (MOMENTS[m.type].traits.branchesByWords) {
       for (const t of m.transitions) {
         const line = (fr ? t.match?.fr?.[0] : undefined) ?? t.match?.en[0];
         if (line) cases.push({ moment_type: m.type, language, story_id: story.id, moment_id: m.id, player_line: line, expected: { outcome: 'complete', next_moment_id: t.next_moment_id } });

@@ -2,6 +2,7 @@
 import { LANG_CODE, type PlayLanguage } from '../../engine/schema/enums.js';
 import { currentMoment, type GameState } from '../../engine/run/state.js';
 import type { BlueprintMoment, Phrases, Story } from '../../engine/story/format.js';
+import { traitsOf } from '../../engine/moments/registry.js';
 
 export function momentVocabulary(story: Story, state: GameState, language: PlayLanguage): string[] {
   const code = LANG_CODE[language];
@@ -22,7 +23,7 @@ export function momentVocabulary(story: Story, state: GameState, language: PlayL
   for (const i of state.items) words.add(i.name);
   for (const o of state.opponents) words.add(o.name);
   const v = story.battle_verbs;
-  if (v && m?.type === 'Battle') for (const p of [...pick(v.attack), ...pick(v.defend), ...v.styles.flatMap((s) => pick(s.match))]) words.add(p);
+  if (v && m && traitsOf(m.type).fights) for (const p of [...pick(v.attack), ...pick(v.defend), ...v.styles.flatMap((s) => pick(s.match))]) words.add(p);
   return [...words];
 }
 

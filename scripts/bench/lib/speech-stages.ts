@@ -5,6 +5,7 @@
 import type { Decision } from '../../../engine/brain/decision.js';
 import type { GameState } from '../../../engine/run/state.js';
 import type { BlueprintMoment, Story } from '../../../engine/story/format.js';
+import { stageOfMoment } from '../../../engine/moments/registry.js';
 import type { Code } from './speech-code.js';
 
 export type Stage = { key: string; moment: BlueprintMoment; stage: string; state: GameState };
@@ -15,14 +16,11 @@ export function stageOf(story: Story, s: GameState): string {
   const pm = current(s);
   const m = story.moments.find((x) => x.id === pm?.blueprint_moment_id);
   if (!pm || !m) return '';
-  if (m.type === 'Battle') {
-    if (pm.battle_phase === 'player_defense_input' && pm.pending_strike) {
-      return `defend:${s.characters.find((c) => c.id === pm.pending_strike?.target_id)?.name ?? '?'}`;
-    }
-    return 'attack';
-  }
-  if (m.type === 'Upgrade') return pm.upgrade_bet?.placed ? `riddle:${pm.upgrade_bet.level ?? '?'}` : 'bet';
-  return '';
+  // The moment type's stage, told apart further by whom a defence is for and which riddle is asked.
+  const stage = stageOfMoment(m.type, pm);
+  if (stage === 'defend') return `defend:${s.characters.find((c) => c.id === pm.pending_strike?.target_id)?.name ?? '?'}`;
+  if (stage === 'riddle') return `riddle:${pm.upgrade_bet?.level ?? '?'}`;
+  return stage;
 }
 
 /** Whether a decision does something (an answer, branch, move...), as lint-speech judges it. */
