@@ -30,6 +30,12 @@ export const ConfigSchema = z.object({
    * allowed. Development origins (Vite's http://localhost:5173) are added by `npm run dev` (scripts/dev.ts), never here.
    */
   ALLOWED_ORIGINS: list.default(['http://localhost:8787', 'http://127.0.0.1:8787']),
+  /**
+   * Host names the server answers besides localhost, 127.0.0.1, [::1], PUBLIC_URL's and ALLOWED_ORIGINS' (requests for
+   * any other Host get 421: DNS rebinding). A deployment reached by another name (HOST=0.0.0.0 behind a proxy) lists
+   * it here; `*` answers any host.
+   */
+  ALLOWED_HOSTS: list.default([]),
   /** Import the fixture stories at first start (each missing one, until one start has done them all: crash-safe). */
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),
