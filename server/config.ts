@@ -50,6 +50,11 @@ export const ConfigSchema = z.object({
   SUPABASE_URL: z.url().optional(),
   /** The project's service-role key (server-side only), for MEDIA_STORE=supabase. */
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
+  /**
+   * Other origins the web app may load images and sounds from (story files naming absolute URLs there): added to its
+   * Content-Security-Policy's img-src, media-src and connect-src.
+   */
+  MEDIA_ORIGINS: list.pipe(z.array(z.url().refine((u) => /^https?:\/\//.test(u), 'must be http(s)://...'))).default([]),
   /** Largest uploaded media file (bytes). */
   MEDIA_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Bytes one user may upload per 24 hours, across stories (authors and admins alike). */
