@@ -30,6 +30,12 @@ export const ConfigSchema = z.object({
    * allowed. Development origins (Vite's http://localhost:5173) are added by `npm run dev` (scripts/dev.ts), never here.
    */
   ALLOWED_ORIGINS: list.default(['http://localhost:8787', 'http://127.0.0.1:8787']),
+  /**
+   * Host names the server answers besides localhost, 127.0.0.1, [::1], PUBLIC_URL's and ALLOWED_ORIGINS' (requests for
+   * any other Host get 421: DNS rebinding). A deployment reached by another name (HOST=0.0.0.0 behind a proxy) lists
+   * it here; `*` answers any host.
+   */
+  ALLOWED_HOSTS: list.default([]),
   /** Import the fixture stories at first start (each missing one, until one start has done them all: crash-safe). */
   SEED_STORIES: bool.default(true),
   STORIES_DIR: z.string().default('fixtures/stories'),
@@ -44,6 +50,11 @@ export const ConfigSchema = z.object({
   SUPABASE_URL: z.url().optional(),
   /** The project's service-role key (server-side only), for MEDIA_STORE=supabase. */
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
+  /**
+   * Other origins the web app may load images and sounds from (story files naming absolute URLs there): added to its
+   * Content-Security-Policy's img-src, media-src and connect-src.
+   */
+  MEDIA_ORIGINS: list.pipe(z.array(z.url().refine((u) => /^https?:\/\//.test(u), 'must be http(s)://...'))).default([]),
   /** Largest uploaded media file (bytes). */
   MEDIA_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Bytes one user may upload per 24 hours, across stories (authors and admins alike). */

@@ -9,7 +9,8 @@ const external = Object.values(networkInterfaces()).flat().find((i) => i && i.fa
 const TOKEN = 'metrics-token-0123456789abcdef';
 
 async function withServer(env: Record<string, string>, body: (local: string, remote: string | null) => Promise<void>): Promise<void> {
-  const srv = await startTestServer({ HOST: external ? '0.0.0.0' : '127.0.0.1', ...env });
+  // Reached by its address from another machine, as a deployment on 0.0.0.0 lists it (any other Host gets 421).
+  const srv = await startTestServer({ HOST: external ? '0.0.0.0' : '127.0.0.1', ALLOWED_HOSTS: external ?? '', ...env });
   try {
     const port = new URL(srv.url).port;
     await body(`http://127.0.0.1:${port}`, external ? `http://${external}:${port}` : null);

@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { safeUrl } from '../log.js';
 import { checkJson, showJsonPath } from '../../engine/schema/json-guard.js';
 import { HttpError } from './errors.js';
+import { hostCheck, isProbePath, MISDIRECTED_MESSAGE } from './host-check.js';
 import { RateLimiter } from './rate-limit.js';
 
 /** The signed-in caller, set by the auth layer. */
@@ -62,12 +63,14 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     trustProxy: config.TRUST_PROXY ? (_addr: string, i: number) => i < config.TRUST_PROXY_HOPS : false,
   });
   const limiter = new RateLimiter(config.HTTP_RATE_LIMIT, 60_000);
+  const hostAllowed = hostCheck(config);
   app.decorateRequest('user', null);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
   app.addHook('onRequest', async (req, reply) => {
+    if (!hostAllowed(req.headers.host) && !isProbePath(req.url.split('?')[0] ?? '')) throw new HttpError(421, 'misdirected_request', MISDIRECTED_MESSAGE);
     const origin = req.headers.origin;
     if (origin && config.ALLOWED_ORIGINS.includes(origin)) {
       void reply.header('access-control-allow-origin', origin).header('vary', 'origin').header('access-control-allow-credentials', 'true');

@@ -7,6 +7,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join, normalize, resolve, sep } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteModule } from './app.js';
+import { contentSecurityPolicy } from './csp.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 export const DEFAULT_WEB_DIST = join(ROOT, 'web', 'dist');
@@ -36,23 +37,6 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
   '.wasm': 'application/wasm',
 };
-
-/** The app's pages: scripts from itself only; images and media also from the storage host; the socket to any. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: http: https:",
-  "media-src 'self' data: blob: http: https:",
-  "font-src 'self' data:",
-  "connect-src 'self' ws: wss: http: https:",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  // No other site may frame a page (clickjacking a signed-in player); the native wrapper loads the app top-level.
-  "frame-ancestors 'none'",
-].join('; ');
 
 export function isServerPath(path: string): boolean {
   return SERVER_PREFIXES.some((p) => path === p.replace(/\/$/, '') || path.startsWith(p));
@@ -89,7 +73,7 @@ function cacheControl(urlPath: string): string {
   return 'public, max-age=3600';
 }
 
-function send(req: FastifyRequest, reply: FastifyReply, found: Found, urlPath: string, status = 200): FastifyReply {
+function send(req: FastifyRequest, reply: FastifyReply, found: Found, urlPath: string, csp: string, status = 200): FastifyReply {
   const ext = extension(found.file);
   const etag = `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`;
   void reply.header('content-type', TYPES[ext] ?? 'application/octet-stream')
@@ -98,7 +82,7 @@ function send(req: FastifyRequest, reply: FastifyReply, found: Found, urlPath: s
     .header('vary', 'accept-encoding')
     .header('etag', etag);
   if (ext === '.html') {
-    void reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'strict-origin-when-cross-origin')
+    void reply.header('content-security-policy', csp).header('referrer-policy', 'strict-origin-when-cross-origin')
       .header('x-frame-options', 'DENY'); // for browsers older than CSP frame-ancestors
   }
   if (status === 200 && req.headers['if-none-match'] === etag) return reply.code(304).send();
@@ -130,12 +114,12 @@ export function webAppRoutes(dist: string): RouteModule {
       const path = (req.raw.url ?? '/').split('?')[0] ?? '/';
       if (isServerPath(path)) return null;
       const found = path === '/' ? null : fileIn(root, path);
-      if (found && !found.file.endsWith(`${sep}index.html`)) return send(req, reply, found, path);
+      if (found && !found.file.endsWith(`${sep}index.html`)) return send(req, reply, found, path, contentSecurityPolicy(s.config, req.headers.host));
       // A missing file (a name with an extension) is a 404, never the app: a stale asset must not parse HTML as JS.
       if (extension(path) && extension(path) !== '.html') return null;
       const index = fileIn(root, '/index.html');
       if (!index) return reply.code(503).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').send(NOT_BUILT);
-      return send(req, reply, index, '/index.html');
+      return send(req, reply, index, '/index.html', contentSecurityPolicy(s.config, req.headers.host));
     };
   };
 }

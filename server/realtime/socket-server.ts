@@ -11,6 +11,7 @@ import type { ServerFrame } from '../../engine/protocol/frames.js';
 import type { Config } from '../config.js';
 import type { TurnPipeline } from '../game/turn-pipeline.js';
 import type { AuthUser } from '../http/app.js';
+import { hostCheck, MISDIRECTED_MESSAGE } from '../http/host-check.js';
 import type { Logger } from '../log.js';
 import type { AudioInput } from '../voice/transcriber.js';
 import type { GuardedSocket, SocketGuard } from './socket-guard.js';
@@ -50,7 +51,8 @@ export type Realtime = {
 };
 
 function reject(socket: Duplex, status: number, text: string): void {
-  const [code, phrase] = status === 401 ? ['unauthorized', 'Unauthorized'] : status === 429 ? ['rate_limited', 'Too Many Requests'] : ['forbidden', 'Forbidden'];
+  const [code, phrase] = status === 401 ? ['unauthorized', 'Unauthorized'] : status === 429 ? ['rate_limited', 'Too Many Requests']
+    : status === 421 ? ['misdirected_request', 'Misdirected Request'] : ['forbidden', 'Forbidden'];
   const body = JSON.stringify({ error: { code, message: text } });
   socket.write(`HTTP/1.1 ${status} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   socket.destroy();
@@ -67,8 +69,10 @@ export function attachRealtime(server: Server, deps: RealtimeDeps): Realtime {
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.WS_MAX_FRAME_BYTES * 4, perMessageDeflate: false });
   const clients = new Set<Client>();
   let closing = false;
+  const hostAllowed = hostCheck(config);
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!hostAllowed(req.headers.host)) return reject(socket, 421, MISDIRECTED_MESSAGE);
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return reject(socket, 403, 'No WebSocket endpoint here: use /ws.');
     if (closing) return reject(socket, 403, 'The server is shutting down.');
