@@ -34,7 +34,7 @@ describe('defect 2: the dev outbox and the run seed are off unless asked for', (
   });
 
   it('DEV_OUTBOX=true serves loopback peers only, never a proxied request, and warns loudly at start', async () => {
-    const srv = await startTestServer({ NODE_ENV: undefined, DEV_OUTBOX: 'true', HOST: external ? '0.0.0.0' : '127.0.0.1' });
+    const srv = await startTestServer({ NODE_ENV: undefined, DEV_OUTBOX: 'true', HOST: external ? '0.0.0.0' : '127.0.0.1', ALLOWED_HOSTS: external ?? '' });
     try {
       const local = `http://127.0.0.1:${new URL(srv.url).port}`;
       expect((await fetch(`${local}/dev/outbox`)).status).toBe(200);
