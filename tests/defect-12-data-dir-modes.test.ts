@@ -1,4 +1,4 @@
-// Defect 12 (issue #36, item 1): a server that created its own DATA_DIR left it 0755 with ~970 files 0666 (the modes
+// a server that created its own DATA_DIR left it 0755 with ~970 files 0666 (the modes
 // stored in server/db/pglite-empty.tar.gz), and the write-ahead log held auth.jwt_secret: any local user could read the
 // secret and sign tokens. Now everything under DATA_DIR is 0700 (directories) / 0600 (files) whatever the umask, files
 // left looser by an older version are tightened at start, and the embedded database never holds the signing secret

@@ -1,4 +1,4 @@
-// Defect 13 (issue #36, item 2): one account stalled every player. A 2 MB MP3 of 2,000 s at 8 kbps was decoded whole on
+// one account stalled every player. A 2 MB MP3 of 2,000 s at 8 kbps was decoded whole on
 // the main thread before the 30 s limit was checked (~0.8 s blocked per frame): 100 such frames from 2 sockets in 10 s
 // (within the per-socket limits) held another user's GET /api/stories at p50 1,046 ms, max 2,584 ms. Now the length
 // comes from the MP3's frame headers before any decoding, decoding runs in a worker thread and stops at the limit, and

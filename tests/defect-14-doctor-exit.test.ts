@@ -1,4 +1,4 @@
-// Defect 14 (issue #36, item 13): `looptale doctor` sometimes exited 13 with no output (about 1 run in 3, stdout to a
+// `looptale doctor` sometimes exited 13 with no output (about 1 run in 3, stdout to a
 // file): an await that never settled while the voice closed (a worker or decoder process left unreferenced while it
 // was being stopped, so Node found an empty event loop). Twenty runs, stdout to a file: each exits 0 with the report.
 import { spawn } from 'node:child_process';

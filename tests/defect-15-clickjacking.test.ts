@@ -1,4 +1,4 @@
-// Defect 15 (issue #36, item 4): HTML pages sent neither frame-ancestors nor X-Frame-Options, so another site framed a
+// HTML pages sent neither frame-ancestors nor X-Frame-Options, so another site framed a
 // signed-in /my-profile. Every HTML page now forbids framing. The native wrapper loads the app as a top-level page in
 // its WebView (docs/native-bridge.md), which neither header concerns, and nothing in web/ frames the app itself.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Defect 16 (issue #36, item 9): the Vite dev server's origin (http://localhost:5173) was allowed for CORS and auth
+// the Vite dev server's origin (http://localhost:5173) was allowed for CORS and auth
 // redirects in production too. It is now allowed only when `npm run dev` asks for it (scripts/dev.ts sets
 // ALLOWED_ORIGINS); by default a server allows its own origin and nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Defect 17, second half (issue #36, item 10): the app's CSP let pages connect to and load images from any http: or
+// the app's CSP let pages connect to and load images from any http: or
 // https: origin (and any ws:/wss: socket), so an injected page part could leak what it read anywhere. connect-src and
 // img-src (and media-src) now name only the origins in use: self, its socket, PUBLIC_URL, the Supabase project when it
 // signs players in, MEDIA_ORIGINS.

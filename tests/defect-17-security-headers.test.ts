@@ -1,4 +1,4 @@
-// Defect 17 (issue #36, item 10): JSON went without X-Content-Type-Options: nosniff, responses carrying tokens could be
+// JSON went without X-Content-Type-Options: nosniff, responses carrying tokens could be
 // cached (no Cache-Control: no-store on /auth/v1/token), and no HSTS was sent when served over HTTPS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';

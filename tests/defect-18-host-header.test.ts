@@ -1,4 +1,4 @@
-// Defect 18 (issue #36, item 11): the Host header was not checked, so a page on evil.example whose name was re-bound
+// the Host header was not checked, so a page on evil.example whose name was re-bound
 // to 127.0.0.1 (DNS rebinding) read /metrics and /dev/outbox from the player's own machine. Hosts not configured are
 // refused with 421 and a JSON error, on HTTP and on the WebSocket upgrade; loopback names, PUBLIC_URL's host,
 // ALLOWED_ORIGINS' hosts and ALLOWED_HOSTS pass.

@@ -1,4 +1,4 @@
-// Screens of the game as a new player meets them (issue #37): the answer box near its limit, 'Reconnecting...' when
+// Screens of the game as a new player meets them: the answer box near its limit, 'Reconnecting...' when
 // the device goes offline, the award shown again after a reload, and a run lost at the Dead End (no rank celebrated).
 import type { Page } from 'playwright-core';
 import type { Shot } from '../screenshots.js';
