@@ -4,6 +4,7 @@ import type { LaunchAction } from '../../engine/catalogue/launch.js';
 import { LAUNCH_ACTIONS, RESET_PROGRESS_CONFIRM } from '../../engine/catalogue/launch.js';
 import type { Link } from '../../engine/client/api/link.js';
 import { type ControllerOptions, GameController } from '../../engine/client/game-screen/controller.js';
+import { ServerHost } from '../../engine/client/host/server-host.js';
 import type { PlayEvent } from '../../engine/client/game-screen/model.js';
 import type { PlayLanguage } from '../../engine/schema/enums.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
@@ -43,7 +44,7 @@ export function startGame(ctx: PlayContext, link: Link, run: PlayerStory, storyN
   let audio: AudioOut | null = null;
   const time: ControllerOptions['time'] = live ? { mode: 'live', clock: nodeClock } : { mode: 'instant' };
   const language: PlayLanguage = run.language === 'french' ? 'french' : 'english';
-  const ctrl = new GameController(ctx.api, link, run, storyName, { language, time, newId, onEffect: (e) => audio?.run(e) });
+  const ctrl = new GameController(new ServerHost(ctx.api, link), run, storyName, { language, time, newId, onEffect: (e) => audio?.run(e) });
   const out = ctx.audioFor((id) => ctrl.turnOf(id), note);
   audio = out;
   out.onEnded = (id) => ctrl.dispatch({ type: 'audio_ended', id });
@@ -120,7 +121,7 @@ export async function runPlay(o: PlayOptions, io: PlayIo): Promise<number> {
   try {
     await ctrl.refreshView();
     code = await playUnattended(ctrl, source ?? { kind: 'stdin', input: io.stdin }, {
-      print: screen, note, onRecording: (on) => ctrl.dispatch({ type: on ? 'recording_started' : 'recording_stopped' }),
+      api, print: screen, note, onRecording: (on) => ctrl.dispatch({ type: on ? 'recording_started' : 'recording_stopped' }),
     });
     await audio.drain(AUDIO_QUIET_MS);
   } finally {

@@ -3,7 +3,7 @@
 // plan's expectation did not hold, else 0.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { GameSocket } from '../lib/game-client.js';
+import type { Api, GameSocket } from '../lib/game-client.js';
 import { runPlanRemote } from '../lib/remote-plan.js';
 import { CliError } from '../lib/story-file.js';
 import type { GameController } from '../../engine/client/game-screen/controller.js';
@@ -79,7 +79,7 @@ async function micLoop(ctrl: GameController, recorder: RecorderName, note: Say, 
   }
 }
 
-export async function playUnattended(ctrl: GameController, source: Source, io: { print: Say; note: Say; onRecording?: (on: boolean) => void }): Promise<number> {
+export async function playUnattended(ctrl: GameController, source: Source, io: { api: Api; print: Say; note: Say; onRecording?: (on: boolean) => void }): Promise<number> {
   const errors: string[] = [];
   switch (source.kind) {
     case 'script': {
@@ -87,7 +87,7 @@ export async function playUnattended(ctrl: GameController, source: Source, io: {
       if (s.kind === 'testplan') {
         // runPlanRemote only calls send(): route it through the controller so every turn is shown as it happens.
         const observed = { send: ({ player_story_id: _id, ...input }: Parameters<GameSocket['send']>[0]) => ctrl.turn(input) } as unknown as GameSocket;
-        const r = await runPlanRemote(ctrl.api, observed, ctrl.run.id, s.steps);
+        const r = await runPlanRemote(io.api, observed, ctrl.run.id, s.steps);
         await ctrl.syncEnd();
         if (!r.ok && r.failure) {
           io.note(`Test plan failed at line ${r.failure.line}: ${r.failure.step}\n  expected ${r.failure.expected}\n  but got  ${r.failure.actual}`);

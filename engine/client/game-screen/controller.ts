@@ -1,13 +1,14 @@
-// One run being played, for every client: sends the player's inputs over the link, reads the game view over HTTP,
-// and folds both into the model (model.ts) for whichever screen listens (the CLI's printer or Ink, the web app's
-// React screen). Its effects run here: timers on the injected clock, the moment re-fetch; audio and recording
-// effects go to the screen's `onEffect` (a terminal player, or the browser's audio elements and recorder).
+// One run being played, for every client: sends the player's inputs to its game host (the server over the link and
+// HTTP, or the local host in the page: ../host/), reads the game view from it, and folds both into the model
+// (model.ts) for whichever screen listens (the CLI's printer or Ink, the web app's React screen). Its effects run
+// here: timers on the injected clock, the moment re-fetch; audio and recording effects go to the screen's `onEffect`
+// (a terminal player, or the browser's audio elements and recorder).
 import type { Clock } from '../clock.js';
 import { TimerHost } from '../clock.js';
 import { SimulatedClock } from '../timers.js';
-import { type Api, ApiError } from '../api/http.js';
-import type { Link } from '../api/link.js';
+import { ApiError } from '../api/http.js';
 import type { AudioChunk, TurnResult } from '../api/socket.js';
+import type { GameHost } from '../host/game-host.js';
 import type { AudioFormat, UserInput } from '../../protocol/user-input.js';
 import type { PlayLanguage } from '../../schema/enums.js';
 import type { PlayerStory } from '../../schema/player.js';
@@ -61,8 +62,7 @@ export class GameController {
   #unseenKept = false;
 
   constructor(
-    readonly api: Api,
-    readonly link: Link,
+    readonly host: GameHost,
     readonly run: PlayerStory,
     storyName: string,
     readonly opts: ControllerOptions,
@@ -167,7 +167,7 @@ export class GameController {
   async refreshView(): Promise<GameView | null> {
     const epoch = ++this.#viewEpoch;
     const turnsBefore = this.#turns;
-    const v = await doing('Cannot read the game view', this.api.gameView(this.run.id));
+    const v = await doing('Cannot read the game view', this.host.gameView(this.run.id));
     if (v && epoch === this.#viewEpoch && this.#inFlight === 0 && turnsBefore === this.#turns) this.dispatch({ type: 'view', view: v });
     return v;
   }
@@ -208,11 +208,11 @@ export class GameController {
       this.#keepUnseen(full);
       this.dispatch({ type: 'sent' });
       if (!full.is_starting_dialogue) this.dispatch({ type: 'said', text: full.transcription ?? '', ...(audio ? { audio: audio.label } : {}) });
-      result = await this.link.send(full, audio?.bytes);
+      result = await this.host.send(full, audio?.bytes);
       const last = result.outputs.at(-1);
       // The view brings what outputs do not carry: the items, and the next moment once this one is complete.
       const needsView = last && last.loop_status === 'loopStatusOnGoing' && (last.complete_the_moment || last.is_awarded || result.forging.length > 0);
-      view = needsView ? await doing('Cannot read the game view', this.api.gameView(this.run.id)) : null;
+      view = needsView ? await doing('Cannot read the game view', this.host.gameView(this.run.id)) : null;
     } finally {
       this.#inFlight--;
     }
@@ -262,13 +262,13 @@ export class GameController {
 
   /** End Current Run (after the player confirmed). */
   async endRun(): Promise<void> {
-    const row = await doing('Error ending run. Please try again.', this.api.endRun(this.run.id));
+    const row = await doing('Error ending run. Please try again.', this.host.endRun(this.run.id));
     this.dispatch({ type: 'run_ended', rank: row.loop_rank });
   }
 
   /** The run's row, to notice an end the model did not see (a test plan's `end`). */
   async syncEnd(): Promise<void> {
-    const row = await doing('Cannot read the run', this.api.playerStory(this.run.id));
+    const row = await doing('Cannot read the run', this.host.playerStory(this.run.id));
     if (row.loop_status === 'loopStatusLost' && !this.over) this.dispatch({ type: 'run_ended', rank: row.loop_rank });
   }
 

@@ -3,6 +3,7 @@
 // (voice/browser-voice.ts) or the native wrapper (voice/native-voice.ts). React only draws `model` and calls the methods below; no
 // game rule lives here: timings, queues, the voice loop and the connection are the controller's and the link's.
 import { GameController } from '../../../engine/client/game-screen/controller.js';
+import { ServerHost } from '../../../engine/client/host/server-host.js';
 import type { PlayEffect, PlayModel } from '../../../engine/client/game-screen/model.js';
 import type { ResumeStore } from '../../../engine/client/game-screen/resume.js';
 import { ApiError } from '../../../engine/client/api/http.js';
@@ -90,7 +91,7 @@ export class GameSession {
     this.voice = bridge ? new NativeVoice(host, bridge) : new BrowserVoice(host);
     this.link = openGameLink();
     this.#unwatchNetwork = watchNetwork(this.link);
-    this.ctrl = new GameController(api, this.link, run, storyName, {
+    this.ctrl = new GameController(new ServerHost(api, this.link), run, storyName, {
       language, time: { mode: 'live', clock: browserClock }, newId,
       onEffect: (e) => this.#effect(e),
       onError: (err) => this.#fail(err),
