@@ -22,8 +22,8 @@ export type EngineBuild = { modules: number; bytes: number; nodeGlobals: string[
 /** Words that betray Node in browser code: a shim or a leak would bring one of them in. */
 const NODE_GLOBALS = /\b(require\(|process\.|Buffer\.|__dirname|__filename|node:[a-z_]+)/g;
 
-export async function buildEngineForBrowser(): Promise<EngineBuild> {
-  const files = engineSources();
+/** Bundles `files` (every engine source by default; one entry, e.g. the local game host, to see what it pulls in). */
+export async function buildEngineForBrowser(files: readonly string[] = engineSources()): Promise<EngineBuild> {
   const entry = files.map((f, i) => `export * as m${i} from './${relative(ROOT, f).replace(/\\/g, '/')}';`).join('\n');
   try {
     const r = await build({

@@ -1,5 +1,6 @@
 // engine/ builds for the browser as it is: every source module bundled with esbuild for platform browser, no Node
 // shims, nothing external, and no Node global in the result.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildEngineForBrowser } from '../scripts/build-engine-browser.js';
 
@@ -9,6 +10,13 @@ describe('engine/ in the browser', () => {
     expect(r.errors).toEqual([]);
     expect(r.nodeGlobals).toEqual([]);
     expect(r.modules).toBeGreaterThan(80);
+    expect(r.bytes).toBeGreaterThan(50_000);
+  });
+
+  it('bundles the local game host alone for the browser (the studio loads it lazily, with no server)', async () => {
+    const r = await buildEngineForBrowser([join(import.meta.dirname, '../engine/client/host/local-host.ts')]);
+    expect(r.errors).toEqual([]);
+    expect(r.nodeGlobals).toEqual([]);
     expect(r.bytes).toBeGreaterThan(50_000);
   });
 });
