@@ -1,9 +1,12 @@
 // The local game host: starts where and as the author says (a bad start refused with path-named errors), plays through
-// the same GameController as the server, mid-story to the end, and answers resends and refusals as the server does.
+// the same GameController as the server, mid-story to the end (its start state and events replay it), and answers
+// resends and refusals as the server does.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../random.js';
+import { step } from '../../run/step.js';
+import { stateDigest } from '../../sim/transcript.js';
 import { Story } from '../../story/format.js';
 import { parsePlan } from '../../story/testplan.js';
 import { TURN_ERRORS } from '../../protocol/turn-errors.js';
@@ -156,6 +159,17 @@ describe('a local host run', () => {
     expect(host.state.opponents.length).toBeGreaterThan(0);
     expect(host.state.characters.find((c) => c.name === 'Idris Holt')?.current_health).toBe(12);
     ctrl.dispose();
+
+    // The start state and the events kept replay the run through the engine's step, output for output.
+    let replayed = host.initial;
+    for (const e of host.events) {
+      const r = step(replayed, e.event, { now: e.now, story: siege });
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.outputs).toEqual(e.outputs);
+      replayed = r.state;
+    }
+    expect(host.events.length).toBe(played.turns.length);
+    expect(stateDigest(replayed)).toBe(stateDigest(host.state));
   });
 
   it('answers a resend once, refuses audio it cannot hear, and refuses turns after the end', async () => {
