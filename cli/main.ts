@@ -7,7 +7,7 @@ import { Command } from 'commander';
 
 type Register = (program: Command) => void;
 
-/** Each top-level command name and the module that registers it (authors.ts registers two). */
+/** Each top-level command name and the module that registers it (authors.ts registers three). */
 const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
   story: () => import('./commands/story.js'),
   simulate: () => import('./commands/simulate.js'),
@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<{ register: Register }>> = {
   eval: () => import('./commands/eval.js'),
   authors: () => import('./commands/authors.js'),
   admins: () => import('./commands/authors.js'),
+  user: () => import('./commands/authors.js'),
   db: () => import('./commands/db.js'),
   account: () => import('./commands/account.js'),
   waitlist: () => import('./commands/waitlist.js'),

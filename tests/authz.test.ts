@@ -95,7 +95,7 @@ const CASES: Record<string, Case> = {
   },
   'GET /api/me': {
     kind: 'self', status: 200,
-    aboutB: ({ body }, f) => expect(body).toMatchObject({ id: f.b.id, is_admin: false }),
+    aboutB: ({ body }, f) => expect(body).toMatchObject({ id: f.b.id, role: 'player', is_admin: false }),
   },
   'GET /api/me/progress': {
     kind: 'self', status: 200,

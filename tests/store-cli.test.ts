@@ -87,6 +87,26 @@ describe('looptale story import / export', () => {
     expect(unknown.stderr).toContain('No account with the email nobody@example.com');
     expect((await looptale('story', 'authors', '00000000-0000-4000-8000-000000000000', '--database-url', url)).code).toBe(1);
   });
+
+  it("sets and shows a user's role: player by default, author, admin, back to player; one role at a time", async () => {
+    const url = await postgresUrl();
+    const someone = '22222222-3333-4444-8555-666666666666';
+    const role = (...args: string[]) => looptale('user', 'role', someone, ...args, '--database-url', url);
+    expect((await role()).stdout).toBe(`${someone}: player\n`);
+    expect((await role('author')).stdout).toBe(`${someone}: author (was player)\n`);
+    expect((await role('author')).stdout).toBe(`${someone}: author (unchanged)\n`);
+    expect((await role('admin')).stdout).toBe(`${someone}: admin (was author)\n`);
+    expect((await looptale('admins', '--database-url', url)).stdout).toContain(someone);
+    expect((await role('player')).stdout).toBe(`${someone}: player (was admin)\n`);
+    expect((await looptale('admins', '--database-url', url)).stdout).not.toContain(someone);
+    const bad = await role('owner');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Unknown role 'owner': choose one of player, author, admin.");
+    expect((await role()).stdout).toBe(`${someone}: player\n`);
+    const unknown = await looptale('user', 'role', 'nobody@example.com', 'author', '--database-url', url);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No account with the email nobody@example.com');
+  });
 });
 
 describe('the PGlite data directory', () => {

@@ -1,9 +1,10 @@
-// `looptale story authors <story-id>` and `looptale admins`: who may change a story. Authors of a story (and admins,
+// `looptale story authors <story-id>`, `looptale user role` and `looptale admins`: who may change a story, and each
+// user's role (player, author, admin). Authors of a story (and admins,
 // for every story) write its media through /storage/v1; see server/store/authors.ts. People are named by their email
 // (an account of this server) or their user id (with AUTH_PROVIDER=supabase, the `sub` of their Supabase tokens).
 import type { Command } from 'commander';
 import type { Queryable } from '../../server/db/db.js';
-import { AuthorsRepo } from '../../server/store/authors.js';
+import { AuthorsRepo, USER_ROLES, type UserRole } from '../../server/store/authors.js';
 import { isUuid } from '../../server/store/rows.js';
 import { dbOptions, withDb, type DbOptions } from '../lib/database.js';
 import { CliError, runCommand } from '../lib/story-file.js';
@@ -55,6 +56,30 @@ Exit codes: 0 done, 1 no such story, 2 unknown person, bad usage or database una
 }
 
 export function register(program: Command): void {
+  const user = program.command('user').description("a user's role: player (the default), author (makes stories) or admin (every story)");
+  dbOptions(user
+    .command('role')
+    .description("show or set a user's role: player, author (creates stories, edits those they own or were invited to) or admin (edits every story)")
+    .argument('<email|id>', 'the user: the email of an account of this server, or a user id')
+    .argument('[role]', `the role to set: ${USER_ROLES.join(', ')}`))
+    .addHelpText('after', `
+Examples:
+  $ looptale user role maker@example.com author
+  $ looptale user role maker@example.com
+
+Exit codes: 0 done, 2 unknown person or role, bad usage or database unavailable.`)
+    .action((who: string, role: string | undefined, o: DbOptions) => runCommand(() => withDb(o, async (db) => {
+      if (role !== undefined && !(USER_ROLES as readonly string[]).includes(role)) throw new CliError(`Unknown role '${role}': choose one of ${USER_ROLES.join(', ')}.`);
+      const repo = new AuthorsRepo(db);
+      const id = await userIdOf(db, who);
+      if (role === undefined) {
+        process.stdout.write(`${who}: ${await repo.userRole(id)}\n`);
+        return 0;
+      }
+      const before = await repo.setRole(id, role as UserRole);
+      process.stdout.write(before === role ? `${who}: ${role} (unchanged)\n` : `${who}: ${role} (was ${before})\n`);
+      return 0;
+    })));
   dbOptions(program
     .command('admins')
     .description('list, grant or revoke the admin role (admins may change every story\'s media)')

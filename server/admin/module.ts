@@ -1,5 +1,5 @@
-// Account and admin routes: who the caller is (GET /api/me: email and whether they are an admin, which the web app
-// uses for the admin area), player feedback (POST /api/feedback, GET /api/admin/feedback for admins) and a story's
+// Account and admin routes: who the caller is (GET /api/me: email, role (player, author or admin) and whether they
+// are an admin, which the web app uses for the studio), player feedback (POST /api/feedback, GET /api/admin/feedback for admins) and a story's
 // flow graph for the admin area (admins and the story's authors: it shows the whole plot). Runs after the media part
 // (it reuses its AuthorsRepo: admin = looptale_private.user_roles, the role `looptale admins --add` grants).
 import { z } from 'zod';
@@ -8,9 +8,10 @@ import { HttpError } from '../http/errors.js';
 import { route } from '../http/route.js';
 import { layoutGraph } from '../../engine/story/graph-layout.js';
 import { storyGraphModel } from '../../engine/story/graph.js';
+import { USER_ROLES } from '../store/authors.js';
 import { FEEDBACK_BODY_LIMIT, FeedbackInput, FeedbackRepo, FeedbackRow } from '../feedback/feedback.js';
 
-export const Me = z.object({ id: z.string(), email: z.string().nullable(), is_admin: z.boolean() });
+export const Me = z.object({ id: z.string(), email: z.string().nullable(), role: z.enum(USER_ROLES), is_admin: z.boolean() });
 
 export const adminModule: RouteModule = async (app, s) => {
   const repo = new FeedbackRepo(s.db);
@@ -20,8 +21,11 @@ export const adminModule: RouteModule = async (app, s) => {
     scoped.addHook('onRoute', (opts) => {
       if (opts.url === '/api/feedback') opts.bodyLimit = FEEDBACK_BODY_LIMIT;
     });
-    route(scoped, { method: 'GET', url: '/api/me', summary: 'The caller: id, email and whether they are an admin', tags: ['account'], auth: 'user', response: Me },
-      async ({ user }) => ({ id: user?.id ?? '', email: user?.email ?? null, is_admin: await isAdmin(user?.id ?? '') }));
+    route(scoped, { method: 'GET', url: '/api/me', summary: 'The caller: id, email, role (player, author or admin) and whether they are an admin', tags: ['account'], auth: 'user', response: Me },
+      async ({ user }) => {
+        const role = await s.authors.userRole(user?.id ?? '');
+        return { id: user?.id ?? '', email: user?.email ?? null, role, is_admin: role === 'admin' };
+      });
     route(scoped, { method: 'POST', url: '/api/feedback', summary: 'Send feedback (5 a minute and 30 a day per user)', tags: ['account'], auth: 'user', body: FeedbackInput, response: FeedbackRow, status: 201 },
       async ({ body, user }) => {
         const row = await repo.add(user?.id ?? '', user?.email ?? null, body);

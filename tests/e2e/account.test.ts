@@ -98,7 +98,7 @@ describe('account pages, feedback and the admin area', { timeout: 120_000 }, () 
     await expect(api.sendFeedback({ kind: 'other', message: 'one too many' })).rejects.toMatchObject({ status: 429 });
     await expect(api.adminFeedback()).rejects.toMatchObject({ status: 403 });
     await expect(api.storyGraph(LANTERN)).rejects.toMatchObject({ status: 403 });
-    expect((await api.me()).is_admin).toBe(false);
+    expect(await api.me()).toMatchObject({ role: 'player', is_admin: false });
 
     const admin = await signUp(h.url);
     await h.server.services.authors.grantAdmin(admin.session.user.id);
@@ -120,13 +120,24 @@ describe('account pages, feedback and the admin area', { timeout: 120_000 }, () 
     await adminPage.getByRole('button', { name: /Profile menu/ }).click();
     await adminPage.getByRole('menuitem', { name: 'Studio' }).click();
     await adminPage.waitForURL((u) => u.pathname === '/admin');
-    // A player sees the stories list but not the feedback tab.
+    // A player sees none of the studio, and no Studio item in the profile menu.
     await page.goto(`${h.url}/admin`);
-    await page.getByTestId('admin-stories').getByRole('link', { name: 'The Lantern Keeper' }).waitFor();
-    await expect(page.getByRole('link', { name: 'Feedback' }).count()).resolves.toBe(0);
+    await page.getByTestId('studio-authors-only').waitFor();
+    await expect(page.getByTestId('admin-stories').count()).resolves.toBe(0);
     await page.getByRole('button', { name: /Profile menu/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
     await expect(page.getByRole('menuitem', { name: 'Studio' }).count()).resolves.toBe(0);
+    // An author finds the studio in the menu and sees the stories list, but not the feedback tab.
+    const author = await signUp(h.url);
+    await h.server.services.authors.setRole(author.session.user.id, 'author');
+    expect(await new Api(h.url, author.session.access_token).me()).toMatchObject({ role: 'author', is_admin: false });
+    const authorPage = await h.newPage({ signedInAs: author });
+    await authorPage.goto(`${h.url}/browse`);
+    await authorPage.getByRole('button', { name: /Profile menu/ }).click();
+    await authorPage.getByRole('menuitem', { name: 'Studio' }).click();
+    await authorPage.getByTestId('admin-stories').getByRole('link', { name: 'The Lantern Keeper' }).waitFor();
+    await expect(authorPage.getByRole('link', { name: 'Feedback' }).count()).resolves.toBe(0);
+    await authorPage.context().close();
   });
 
   it('fits a 360 px phone: no horizontal scrolling on the profile, settings, feedback and admin pages', async () => {

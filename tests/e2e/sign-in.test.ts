@@ -210,7 +210,8 @@ describe('routes (accounts spec §2)', { timeout: 90_000 }, () => {
     await page.getByTestId('personal-catalogue').waitFor();
     expect(scripts.some((s) => s.includes('admin-area'))).toBe(false);
     await page.goto(`${h.url}/admin`);
-    await page.getByRole('link', { name: 'The Lantern Keeper' }).waitFor();
+    // A player is told the studio is for authors.
+    await page.getByTestId('studio-authors-only').getByText('The studio is for story makers.', { exact: false }).waitFor();
     expect(scripts.some((s) => s.includes('admin-area'))).toBe(true);
     await page.goto(`${h.url}/no-such-page`);
     await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();

@@ -1,8 +1,7 @@
 // The admin area (accounts spec §2 "Admin routes"), loaded lazily so the catalogue never ships it (a spinner shows
-// meanwhile, router.tsx). The spec shows no role check on these routes; ours: every signed-in user sees the stories
-// list and a story's moments (what the catalogue shows anyway); the flow graph (the whole plot) is for admins and the
-// story's authors, feedback for admins (admin = looptale_private.user_roles, `looptale admins --add EMAIL`; the server
-// checks, GET /api/me says). The studio's other screens (characters, items, places, prompts, evaluations, metrics)
+// meanwhile, router.tsx). The spec shows no role check on these routes; ours: the studio is for authors and admins
+// (GET /api/me's role; `looptale user role EMAIL author`), a player is told so and sees none of it; the flow graph
+// (the whole plot) is for admins and the story's authors, feedback for admins. The server checks each route itself. The studio's other screens (characters, items, places, prompts, evaluations, metrics)
 // have their routes here and say they are not built yet.
 import { Link, NavLink, Route, Routes, useParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
@@ -119,8 +118,32 @@ function NotBuilt() {
   );
 }
 
+/** What a player (or a signed-out visitor) sees at /admin. */
+function AuthorsOnly({ signedIn }: { signedIn: boolean }) {
+  return (
+    <div className="page admin">
+      <section data-testid="studio-authors-only">
+        <h1>Studio</h1>
+        <p className="admin__muted">
+          {signedIn
+            ? 'The studio is for story makers. Ask an admin to make your account an author to create and edit stories.'
+            : 'Sign in with an author account to use the studio.'}
+        </p>
+        <p><Link to="/browse">Back to the stories</Link></p>
+      </section>
+    </div>
+  );
+}
+
 export default function AdminArea() {
-  const me = useMe(useUserId());
+  const { state } = useSession();
+  const userId = useUserId();
+  const me = useMe(userId);
+  if (state.status === 'loading') return <div className="page admin"><Spinner /></div>;
+  if (!userId) return <AuthorsOnly signedIn={false} />;
+  if (me.isPending) return <div className="page admin"><Spinner /></div>;
+  if (me.isError) return <div className="page admin"><Alert>{me.error.message}</Alert></div>;
+  if (me.data.role === 'player') return <AuthorsOnly signedIn />;
   return (
     <div className="page admin">
       <nav className="admin__tabs admin__tabs--top" aria-label="Studio">

@@ -27,7 +27,7 @@ export function ProfileMenu({ email }: { email: string }) {
     { label: 'My profile', to: '/my-profile' },
     { label: 'Settings', to: '/settings' },
     { label: 'Share feedback', to: '/share-feedback' },
-    ...(me.data?.is_admin ? [{ label: 'Studio', to: '/admin' }] : []),
+    ...(me.data && me.data.role !== 'player' ? [{ label: 'Studio', to: '/admin' }] : []),
     { label: 'Sign out', action: () => void signOut().then(() => navigate('/browse')) },
   ];
 
