@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openPglite } from './pglite.js';
-import type { VacuumPolicy } from './pglite-vacuum.js';
+import type { Queryable } from './db.js';
+import { PgliteVacuum, type VacuumPolicy } from './pglite-vacuum.js';
 
 /** Size in bytes of a table (with its TOAST) after 50 rows of ~6 KB were each rewritten 24 times, one call at a time. */
 async function sizeAfterRewrites(vacuum: VacuumPolicy | false): Promise<number> {
@@ -32,4 +33,31 @@ describe('PGlite vacuum (the autovacuum single-user PostgreSQL lacks)', () => {
     expect(without).toBeGreaterThan(1250 * 6000);
     expect(withVacuum).toBeLessThan(without / 4);
   }, 120_000);
+
+  it('vacuums the tables due one per idle moment, the most changed first, so a call waits behind one table at most', async () => {
+    const sent: string[] = [];
+    let changes: Record<string, number> = { 'public.a': 600, 'public.b': 900, 'public.c': 10 };
+    const q: Queryable = {
+      query: <T,>(sql: string) => {
+        sent.push(sql.replace(/\s+/g, ' ').trim());
+        const rows = sql.includes('pg_stat_user_tables') ? Object.entries(changes).map(([name, n]) => ({ name, changes: String(n) })) : [];
+        return Promise.resolve({ rows: rows as T[], rowCount: rows.length });
+      },
+    };
+    const v = new PgliteVacuum({ everyCalls: 10, forceAfterCalls: 100, minChanges: 500 });
+    for (let i = 0; i < 10; i++) v.count();
+    expect(v.due(false)).toBe(true);
+    expect(await v.run(q)).toEqual(['public.b']);
+    // The other table due waits for the next moment nothing else is waiting, not for another 10 calls.
+    expect(v.due(true)).toBe(false);
+    expect(v.due(false)).toBe(true);
+    expect(await v.run(q)).toEqual(['public.a']);
+    expect(v.due(false)).toBe(false);
+    expect(sent.filter((s) => s.startsWith('VACUUM'))).toEqual(['VACUUM public.b', 'VACUUM public.a']);
+    // Counted from what each table had changed when it was vacuumed.
+    changes = { 'public.a': 1000, 'public.b': 1500, 'public.c': 10 };
+    for (let i = 0; i < 10; i++) v.count();
+    expect(await v.run(q)).toEqual(['public.b']);
+    expect(v.due(false)).toBe(false);
+  });
 });

@@ -141,6 +141,8 @@ export class GameService {
     const result = await this.#apply(userId, storyId, { type: 'run.create', language: opts.language, reset_progress: opts.reset_progress ?? false },
       { header: true, refresh: true, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
     if (!result.run) throw new GameError('run/none', 'Failed to create a new game. Please try again.', 500);
+    // Its owner is known: the run's first turn does not read it back from the database.
+    this.#owners.set(result.run.id, { user_id: result.run.user_id, blueprint_story_id: result.run.blueprint_story_id });
     return result.run;
   }
 

@@ -36,6 +36,12 @@ export type DbProbe = {
   /** Time from asking to getting the answer (queue wait + execution), ms. */
   query_ms: Summary;
   tx_ms: Summary;
+  /**
+   * Per statement (its text's start, numbers and whitespace folded): calls, and on PGlite, whose one worker runs the
+   * calls in order, the time each spent executing (from the moment the worker could take it: its start or the end of
+   * the call before it, whichever came later; on PostgreSQL's pool the same figure only bounds it) and waiting, ms.
+   */
+  by_statement: Record<string, { calls: number; exec_ms: Summary; exec_total_ms: number; wait_ms_p99: number | null }>;
   /** Size of the saved game states (player_story_states.state as text), which every turn reads and rewrites whole. */
   state_json_bytes: { rows: number; avg: number; max: number } | null;
 };
@@ -82,6 +88,19 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
   let busySince = 0;
   let queryMs: number[] = [];
   let txMs: number[] = [];
+  // The end of the last call answered: a FIFO worker starts the next call then (or when it is asked, if later).
+  let lastEnd = 0;
+  let byStatement = new Map<string, { exec: number[]; wait: number[] }>();
+  const kindOf = (sql: string): string => sql.replace(/\s+/g, ' ').trim().slice(0, 70);
+  const account = (kind: string, t0: number): void => {
+    const now = performance.now();
+    const began = Math.max(t0, lastEnd);
+    lastEnd = now;
+    let k = byStatement.get(kind);
+    if (!k) byStatement.set(kind, (k = { exec: [], wait: [] }));
+    k.exec.push(now - began);
+    k.wait.push(began - t0);
+  };
   const enter = (): number => {
     const now = performance.now();
     if (depth++ === 0) busySince = now;
@@ -109,8 +128,10 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
       const took = performance.now() - t0;
       if (slowMs > 0 && took > slowMs) {
         const at = windowStart < 0 ? 'before the windows' : `${((t0 - windowStart) / 1000).toFixed(2)} s into the window`;
-        process.stderr.write(`slow query: ${took.toFixed(1)} ms, ${ahead} ahead, ${at}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+        const exec = performance.now() - Math.max(t0, lastEnd);
+        process.stderr.write(`slow query: ${took.toFixed(1)} ms (${exec.toFixed(1)} executing), ${ahead} ahead, ${at}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
       }
+      account(kindOf(sql), t0);
       leave(t0, queryMs);
     }
   };
@@ -120,6 +141,7 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
     try {
       return await tx(fn);
     } finally {
+      account('(transaction)', t0);
       leave(t0, txMs);
     }
   }) as Db['tx'];
@@ -132,12 +154,17 @@ function probeDb(db: Db): { reset(): void; read(wallMs: number): Promise<DbProbe
       windowStart = busySince;
       queryMs = [];
       txMs = [];
+      byStatement = new Map();
     },
     async read(wallMs) {
       const open = depth > 0 ? performance.now() - busySince : 0;
       const figures = {
         queries, transactions, busy_fraction: round((busyMs + open) / Math.max(1, wallMs), 3), max_depth: maxDepth, depth_now: depth,
         query_ms: summarize(queryMs), tx_ms: summarize(txMs),
+        by_statement: Object.fromEntries([...byStatement].sort((a, b) => b[1].exec.length - a[1].exec.length).map(([k, v]) => {
+          const exec = summarize(v.exec);
+          return [k, { calls: v.exec.length, exec_ms: exec, exec_total_ms: round((exec.mean ?? 0) * v.exec.length, 1), wait_ms_p99: summarize(v.wait).p99 }];
+        })),
       };
       // Through the unwrapped driver, so the probe does not count its own query.
       // The table's schema moved with the Supabase layout (looptale_private); older versions have it in public.
