@@ -6,7 +6,7 @@
 //   - speed: the simulate bench's cases (optimal and random bots, lean and full mode), BEFORE and AFTER trials
 //     alternating (ABBA...) so that the machine's other load falls on both alike; the best trial of each is kept.
 // Knobs: BENCH_SIM_RUNS (1000), BENCH_SIM_TRANSCRIPT_RUNS (100), BENCH_SIM_SEED (7), BENCH_SIM_TRIALS (8),
-// BENCH_SIM_TRIAL_MS (500). Without BENCH_SIM_BEFORE the bench is skipped.
+// BENCH_SIM_TRIAL_MS (500), BENCH_SIM_PARTS (records,speed). Without BENCH_SIM_BEFORE the bench is skipped.
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -66,6 +66,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const seed = Number(process.env.BENCH_SIM_SEED ?? 7);
   const trials = Number(process.env.BENCH_SIM_TRIALS ?? 8);
   const trialMs = Number(process.env.BENCH_SIM_TRIAL_MS ?? 500);
+  const parts = (process.env.BENCH_SIM_PARTS ?? 'records,speed').split(',').map((p) => p.trim());
   const began = performance.now();
   const load = os.loadavg()[0] ?? 0;
   const codes = [await loadSimCode(resolve(beforeRoot)), await loadSimCode(afterRoot)] as const;
@@ -77,7 +78,7 @@ export async function run(): Promise<Record<string, unknown>> {
   };
   const cases: Record<string, unknown>[] = [];
   let identical = true;
-  for (const slug of STORIES) {
+  for (const slug of parts.includes('records') ? STORIES : []) {
     const stories = [fixtureStory(codes[0], slug), fixtureStory(codes[1], slug)] as const;
     for (const bot of bots) {
       for (const language of LANGUAGES) {
@@ -94,10 +95,12 @@ export async function run(): Promise<Record<string, unknown>> {
       }
     }
   }
-  out.records_identical = identical;
-  out.cases = cases;
+  if (parts.includes('records')) {
+    out.records_identical = identical;
+    out.cases = cases;
+  }
   const speeds: Record<string, unknown> = { trials, trial_ms: trialMs };
-  for (const slug of STORIES) {
+  for (const slug of parts.includes('speed') ? STORIES : []) {
     const stories = [fixtureStory(codes[0], slug), fixtureStory(codes[1], slug)] as const;
     const row: Record<string, unknown> = {};
     for (const bot of ['optimal', 'random'] as const) {
@@ -106,7 +109,7 @@ export async function run(): Promise<Record<string, unknown>> {
     }
     speeds[slug] = row;
   }
-  out.speed = speeds;
+  if (parts.includes('speed')) out.speed = speeds;
   out.machine_load_avg_1m = { before: round(load, 2), after: round(os.loadavg()[0] ?? 0, 2) };
   out.total_s = round((performance.now() - began) / 1000, 1);
   return out;
