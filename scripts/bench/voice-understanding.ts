@@ -285,13 +285,16 @@ async function runSet(code: Code, u: Understander, set: SetName | 'human', opts:
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
-      const job = jobs[next++];
+      const index = next++;
+      const job = jobs[index];
       if (!job) break;
       if (job.item.wav.length === 0) {
         const v = voiceById.get(job.item.voice);
         if (v) job.item.wav = await maker.speak(job.item.text, v);
       }
-      judged.push(await judgeWith(code, u, job.item, job.story, job.state));
+      // Kept in the order the clips were made, not the order the two workers finish them: the report's lists
+      // (goals missed, examples) and the dump then read the same on every run.
+      judged[index] = await judgeWith(code, u, job.item, job.story, job.state);
       if (++done % 250 === 0) log(`${set}: ${done}/${jobs.length} (${round((performance.now() - t0) / 1000, 0)} s)`);
     }
   };
