@@ -9,7 +9,7 @@ import { MOMENT_UNION } from '../moments/registry.js';
 import { Media, Phrases } from './moment-parts.js';
 import { MAX_CATALOGUE_DESCRIPTION_CHARS, Text, textOf } from './text.js';
 
-export { AnswerRule, Media, Phrases, Transition, type MomentBase } from './moment-parts.js';
+export { AnswerRule, Media, Phrases, Transition } from './moment-parts.js';
 export { BattleOpponent } from '../moments/battle.js';
 export { BlueprintReward, DynamicReward } from '../moments/reward.js';
 export { UpgradeRules } from '../moments/upgrade.js';

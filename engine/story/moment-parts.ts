@@ -92,6 +92,3 @@ const SHARED = {
 export function momentMember<T extends MomentType, const E extends z.ZodRawShape = Record<never, never>>(type: T, own?: E) {
   return z.strictObject({ ...HEAD, type: z.literal(type), ...SHARED, ...(own ?? ({} as E)) });
 }
-
-/** A moment of any type, with only the fields every moment has (what a form shows before a type is chosen). */
-export type MomentBase = z.infer<ReturnType<typeof momentMember<MomentType>>>;
