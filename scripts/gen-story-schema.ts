@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { MOMENT_MODULES } from '../engine/moments/registry.js';
 import { UUID_V4_RE, UuidV4 } from '../engine/schema/ids.js';
 import {
   AnswerRule, BattleOpponent, BattleVerbs, BlueprintCharacter, BlueprintItem, BlueprintMoment, BlueprintPlace,
@@ -29,7 +30,8 @@ const DEFS: [z.ZodType, string, string][] = [
   [BattleOpponent, 'BattleOpponent', 'A character fought in a Battle, with optional overrides.'],
   [AnswerRule, 'AnswerRule', 'A rule of the scripted brain: what the player may say and what happens then.'],
   [UpgradeRules, 'UpgradeRules', 'Difficulties, riddles and bets of an Upgrade moment.'],
-  [BlueprintMoment, 'Moment', 'One moment of the story.'],
+  [BlueprintMoment, 'Moment', 'One moment of the story: the member of its type, told apart by "type".'],
+  ...MOMENT_MODULES.map((m): [z.ZodType, string, string] => [m.schema, `${m.type.replace(' ', '')}Moment`, `${m.type}: ${m.description}`]),
   [Catalogue, 'Catalogue', 'How the story is shown in the catalogue.'],
   [BattleVerbs, 'BattleVerbs', 'Attack, defence and style words for battles.'],
 ];

@@ -3,6 +3,7 @@ import type { BlueprintMoment, Phrases, Story } from '../story/format.js';
 import { compileMatcher, phrasesFor, type Candidate, type Matcher } from './text/match.js';
 import type { Lang } from './text/lexicon.js';
 import type { SynonymTable } from './text/synonyms.js';
+import { rewardsOf, upgradeOf } from '../moments/fields.js';
 
 export type CompiledMoment = {
   moment: BlueprintMoment;
@@ -43,7 +44,7 @@ function compileMoment(story: Story, m: BlueprintMoment, lang: Lang): CompiledMo
   const items = new Map(story.items.map((i) => [i.id, i]));
   const chars = new Map(story.characters.map((c) => [c.id, c]));
   const rewardCandidates: Candidate[] = [];
-  for (const r of m.rewards) {
+  for (const r of rewardsOf(m)) {
     for (const id of r.item_ids) {
       const it = items.get(id);
       if (it) rewardCandidates.push({ id: `item:${id}`, phrases: [it.name.en, ...(it.name.fr ? [it.name.fr] : []), ...it.aliases] });
@@ -57,7 +58,7 @@ function compileMoment(story: Story, m: BlueprintMoment, lang: Lang): CompiledMo
     }
   }
   const riddles = new Map<string, Matcher>();
-  for (const d of m.upgrade?.difficulties ?? []) riddles.set(d.level, compileMatcher([{ id: 'right', phrases: phr(d.answers, lang) }], lang));
+  for (const d of upgradeOf(m)?.difficulties ?? []) riddles.set(d.level, compileMatcher([{ id: 'right', phrases: phr(d.answers, lang) }], lang));
   return {
     moment: m,
     answers: compileMatcher(m.answers.map((a) => ({ id: a.id, phrases: phr(a.match, lang) })), lang),
@@ -67,7 +68,7 @@ function compileMoment(story: Story, m: BlueprintMoment, lang: Lang): CompiledMo
       phrases: [...phr(t.match, lang), ...(t.label ? [lang === 'fr' ? (t.label.fr ?? t.label.en) : t.label.en] : [])],
     })), lang),
     rewards: compileMatcher(rewardCandidates, lang),
-    difficulties: compileMatcher((m.upgrade?.difficulties ?? []).map((d) => ({ id: d.level, phrases: phr(d.match, lang) })), lang),
+    difficulties: compileMatcher((upgradeOf(m)?.difficulties ?? []).map((d) => ({ id: d.level, phrases: phr(d.match, lang) })), lang),
     riddles,
   };
 }

@@ -12,6 +12,7 @@ import type { CompiledMoment, CompiledStory } from './compile.js';
 import type { DecisionInput } from './decision.js';
 import { compileMatcher, type Matcher, type MatchResult } from './text/match.js';
 import { brainSay } from './texts.js';
+import { rewardsOf } from '../moments/fields.js';
 
 export type BrainInput = {
   story: Story;
@@ -192,7 +193,7 @@ export function rewardName(story: Story, kind: string, id: string, lang: PlayLan
     const it = story.items.find((x) => x.id === id);
     return it ? localize(it.name, lang) : '';
   }
-  const dr = story.moments.flatMap((m) => m.rewards.flatMap((r) => r.dynamic_rewards)).find((x) => x.id === id);
+  const dr = story.moments.flatMap((m) => rewardsOf(m).flatMap((r) => r.dynamic_rewards)).find((x) => x.id === id);
   return dr ? localize(dr.name, lang) : '';
 }
 

@@ -14,6 +14,7 @@ import { MOMENTS, stageOfMoment } from '../moments/registry.js';
 import type { Stage } from '../moments/types.js';
 import { decideScripted } from './scripted.js';
 import { callNames, fold, phrases, sentence, TEMPLATES, type SpeechPattern } from './speech-parts.js';
+import { upgradeOf } from '../moments/fields.js';
 
 export type { PatternPart, SpeakableKind, SpeechPattern } from './speech-parts.js';
 export { foldWords } from './speech-parts.js';
@@ -36,10 +37,11 @@ export function decides(d: Decision): boolean {
  *  so only a listed one counts as a decision when heard (`decidesHeard`); the grammar offers every level's answers. */
 export function riddleGuess(story: Story, state: GameState, text: string): string | null {
   const { moment: m, stage } = stageOf(story, state);
-  if (stage !== 'riddle' || !m?.upgrade) return null;
+  const rules = m ? upgradeOf(m) : undefined;
+  if (stage !== 'riddle' || !rules) return null;
   const said = fold(text);
   // Either language's answers (the state does not say which is played; the brain reads both).
-  for (const d of m.upgrade.difficulties) for (const a of [...d.answers.en, ...(d.answers.fr ?? [])]) if (fold(a).trim() && said.includes(fold(a))) return a;
+  for (const d of rules.difficulties) for (const a of [...d.answers.en, ...(d.answers.fr ?? [])]) if (fold(a).trim() && said.includes(fold(a))) return a;
   return null;
 }
 

@@ -12,11 +12,14 @@ import type { DecisionInput } from '../brain/decision.js';
 import { brainSay } from '../brain/texts.js';
 import { PLAY } from './common.js';
 import type { LlmStateCtx, MomentModule } from './types.js';
+import { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
+import { teamSizeOf } from './fields.js';
 
 function decideAssemble(c: BrainCtx): DecisionInput {
   const alive = c.input.state.characters.filter((x) => x.current_health > 0);
   const named = mentionedCharacters(c, alive).map((x) => x.id);
-  const required = c.m.max_number_of_characters ?? 0;
+  const required = teamSizeOf(c.m) ?? 0;
   if (named.length === 0) return fallbackOr(c, brainSay('team_ask', c.lang, { required }));
   const already = alive.filter((x) => x.is_selected_in_assemble).map((x) => x.id);
   const selected = [...already, ...named.filter((x) => !already.includes(x))].slice(0, required || undefined);
@@ -32,7 +35,7 @@ function sentences(c: SpeechCtx): SpeechPattern[] {
   const out: SpeechPattern[] = [];
     const alive = state.characters.filter((c) => c.current_health > 0);
     const who = named(alive.map((c) => charNames(c.blueprint_character_id, c.name)));
-    const n = Math.max(1, m.max_number_of_characters ?? 1);
+    const n = Math.max(1, teamSizeOf(m) ?? 1);
     for (let size = n; size >= 1 && who.options.length; size--) {
       const parts: PatternPart[] = [who];
       // "Orla, Tam and Ferrule": the last "and" is said, the others usually not.
@@ -53,7 +56,7 @@ function actions(c: ActionCtx): Action[] {
 /** The optimal or greedy bot's move. */
 function move(c: BotCtx): Utterance {
   const { s, m } = c;
-    const need = m.max_number_of_characters ?? 0;
+    const need = teamSizeOf(m) ?? 0;
     const alive = s.characters.filter((c) => c.current_health > 0);
     const chosen = strongest(s, alive).slice(0, need);
     return { text: chosen.map((c) => c.name).join(' and ') };
@@ -79,10 +82,18 @@ function random({ r, s, d }: RandomMoveCtx): void {
 
 /** The LLM brain is told the team's size. */
 function llmState({ m, fr }: LlmStateCtx): string[] {
-  return [fr ? `L'équipe doit compter ${m.max_number_of_characters ?? 0} personnage(s).` : `The team needs ${m.max_number_of_characters ?? 0} character(s).`];
+  return [fr ? `L'équipe doit compter ${teamSizeOf(m) ?? 0} personnage(s).` : `The team needs ${teamSizeOf(m) ?? 0} character(s).`];
 }
 
-export const assemble: MomentModule = {
+/** An Assemble moment in a story file: the fields every moment has, and its own. */
+export const AssembleMoment = momentMember('Assemble', {
+  /** How many characters the team must have; the moment is skipped when the player has fewer. */
+  max_number_of_characters: z.number().int().min(0).optional(),
+});
+export type AssembleMoment = z.infer<typeof AssembleMoment>;
+
+export const assemble: MomentModule<typeof AssembleMoment> = {
+  schema: AssembleMoment,
   type: 'Assemble',
   description: 'The player chooses who goes in the team.',
   traits: { ...PLAY, picksTeam: true },
@@ -95,7 +106,7 @@ export const assemble: MomentModule = {
     { key: 'max_number_of_characters', label: 'Team size', kind: 'integer', required: true, min: 0, help: 'How many characters the team must have; skipped when the player has fewer.' },
   ],
   check: (m, c) => {
-    if (m.max_number_of_characters === undefined) c.r.error(`${c.at}.max_number_of_characters`, 'assemble/no_size', `Assemble ${c.name} has no max_number_of_characters (the team size), so it can never complete.`);
+    if (teamSizeOf(m) === undefined) c.r.error(`${c.at}.max_number_of_characters`, 'assemble/no_size', `Assemble ${c.name} has no max_number_of_characters (the team size), so it can never complete.`);
   },
   brain: { decide: decideAssemble },
   speech: { sentences, actions },

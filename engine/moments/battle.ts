@@ -17,6 +17,10 @@ import { brainSay } from '../brain/texts.js';
 import { currentMoment, currentRun, momentById } from '../run/state.js';
 import { PLAY } from './common.js';
 import type { LlmStateCtx, MomentModule } from './types.js';
+import { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
+import { UuidV4 } from '../schema/ids.js';
+import { opponentsOf } from './fields.js';
 
 function decideBattle(c: BrainCtx): DecisionInput {
   const s = c.input.state;
@@ -140,7 +144,7 @@ function turn(c: TurnCtx, res: RuleResult): void {
 /** Entering: the opponents come in, with the moment's overrides of their health and attack. */
 function enter(d: Draft, m: BlueprintMoment, pm: PlayerMoment): void {
   const idx = indexStory(d.story);
-  for (const o of m.opponents) {
+  for (const o of opponentsOf(m)) {
     const bc = idx.characters.get(o.character_id);
     if (!bc) continue;
     const health = o.health ?? bc.base_health;
@@ -174,7 +178,21 @@ function llmState({ pm, state, opponents, fr }: LlmStateCtx): string[] {
   return [fr ? 'Phase : attaque. Le joueur dit qui de l\'équipe attaque quel adversaire (battle.kind "attack").' : 'Phase: attack. The player says which team member attacks which opponent (battle.kind "attack").'];
 }
 
-export const battle: MomentModule = {
+/** A character fought in a Battle, with optional overrides of its health and attack. */
+export const BattleOpponent = z.object({
+  character_id: UuidV4,
+  /** Overrides of the blueprint character's base values for this battle. */
+  health: z.number().int().min(1).optional(),
+  attack: z.number().int().min(0).optional(),
+}).strict();
+export type BattleOpponent = z.infer<typeof BattleOpponent>;
+
+/** A Battle moment in a story file: the fields every moment has, and its own. */
+export const BattleMoment = momentMember('Battle', { opponents: z.array(BattleOpponent).default([]) });
+export type BattleMoment = z.infer<typeof BattleMoment>;
+
+export const battle: MomentModule<typeof BattleMoment> = {
+  schema: BattleMoment,
   type: 'Battle',
   description: 'The team fights opponents, attack and defence in turns, until one side is burned out.',
   traits: { ...PLAY, stages: ['attack', 'defend'], fights: true },
@@ -189,7 +207,7 @@ export const battle: MomentModule = {
   ],
   stageOf: (pm) => (pm.battle_phase === 'player_defense_input' && pm.pending_strike ? 'defend' : 'attack'),
   check: (m, c) => {
-    if (m.opponents.length === 0) c.r.error(`${c.at}.opponents`, 'battle/no_opponents', `Battle ${c.name} has no opponents.`);
+    if (opponentsOf(m).length === 0) c.r.error(`${c.at}.opponents`, 'battle/no_opponents', `Battle ${c.name} has no opponents.`);
   },
   brain: { decide: decideBattle },
   speech: { sentences, actions },

@@ -10,6 +10,8 @@ import { brainSay } from '../brain/texts.js';
 import { localize } from '../story/text.js';
 import { TALK } from './common.js';
 import type { MomentModule } from './types.js';
+import type { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
 
 /** A branch the player names (unless an authored answer fits more words), else what talk decides. */
 function decideCrossroad(c: BrainCtx): DecisionInput {
@@ -41,7 +43,12 @@ function talk(c: { bot: string; story: Story; m: BlueprintMoment; lang: PlayLang
   return best ? say(best.match, c.lang) : '';
 }
 
-export const crossroad: MomentModule = {
+/** A Crossroad moment in a story file: the fields every moment has (this type has none of its own). */
+export const CrossroadMoment = momentMember('Crossroad');
+export type CrossroadMoment = z.infer<typeof CrossroadMoment>;
+
+export const crossroad: MomentModule<typeof CrossroadMoment> = {
+  schema: CrossroadMoment,
   type: 'Crossroad',
   description: 'The player chooses where the story goes by naming a branch.',
   traits: { ...TALK, branchesByWords: true },

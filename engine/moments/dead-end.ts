@@ -1,8 +1,15 @@
 // The Dead End moment: the story ends badly: the run is lost.
 import { TALK } from './common.js';
 import type { MomentModule } from './types.js';
+import type { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
 
-export const deadEnd: MomentModule = {
+/** A Dead End moment in a story file: the fields every moment has (this type has none of its own). */
+export const DeadEndMoment = momentMember('Dead End');
+export type DeadEndMoment = z.infer<typeof DeadEndMoment>;
+
+export const deadEnd: MomentModule<typeof DeadEndMoment> = {
+  schema: DeadEndMoment,
   type: 'Dead End',
   description: 'The story ends badly: the run is lost.',
   traits: { ...TALK, selfCompleting: true, final: true, ends: 'lost' },

@@ -1,8 +1,15 @@
 // The Epilogue moment: the story ends well: the run is won.
 import { TALK } from './common.js';
 import type { MomentModule } from './types.js';
+import type { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
 
-export const epilogue: MomentModule = {
+/** An Epilogue moment in a story file: the fields every moment has (this type has none of its own). */
+export const EpilogueMoment = momentMember('Epilogue');
+export type EpilogueMoment = z.infer<typeof EpilogueMoment>;
+
+export const epilogue: MomentModule<typeof EpilogueMoment> = {
+  schema: EpilogueMoment,
   type: 'Epilogue',
   description: 'The story ends well: the run is won.',
   traits: { ...TALK, selfCompleting: true, final: true, ends: 'won' },

@@ -12,6 +12,8 @@ import type { DecisionInput } from '../brain/decision.js';
 import { brainSay } from '../brain/texts.js';
 import { PLAY } from './common.js';
 import type { MomentModule } from './types.js';
+import type { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
 
 function decideEquip(c: BrainCtx): DecisionInput {
   const team = c.input.state.characters.filter((x) => x.is_selected_in_assemble);
@@ -85,7 +87,12 @@ function random({ r, s, team, d }: RandomMoveCtx): void {
   if (team.length > 0 && s.items.length > 0 && r.next() < 0.7) d.equip = { character_id: r.pick(team).id, item_id: r.pick(s.items).id };
 }
 
-export const equip: MomentModule = {
+/** An Equip moment in a story file: the fields every moment has (this type has none of its own). */
+export const EquipMoment = momentMember('Equip');
+export type EquipMoment = z.infer<typeof EquipMoment>;
+
+export const equip: MomentModule<typeof EquipMoment> = {
+  schema: EquipMoment,
   type: 'Equip',
   description: 'The player gives one of their items to one of their characters.',
   traits: PLAY,

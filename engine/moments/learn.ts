@@ -1,8 +1,15 @@
 // The Learn moment: the player asks questions and learns facts; it completes once they know them, or on a complete answer.
 import { TALK } from './common.js';
 import type { MomentModule } from './types.js';
+import type { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
 
-export const learn: MomentModule = {
+/** A Learn moment in a story file: the fields every moment has (this type has none of its own). */
+export const LearnMoment = momentMember('Learn');
+export type LearnMoment = z.infer<typeof LearnMoment>;
+
+export const learn: MomentModule<typeof LearnMoment> = {
+  schema: LearnMoment,
   type: 'Learn',
   description: 'The player asks questions and learns facts; it completes once they know them, or on a complete answer.',
   traits: TALK,

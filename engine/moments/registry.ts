@@ -1,6 +1,7 @@
 // The moment types, one module each, registered once: every part of the product finds a type's rules, traits,
 // sentences, checks, drawing and editor fields here. Adding a type is one file in engine/moments/ and one line below
 // (and its name in MOMENT_TYPES, which the story format and the database's CHECK list are checked against).
+import { z } from 'zod';
 import { MOMENT_TYPES, type MomentType } from '../schema/enums.js';
 import { assemble } from './assemble.js';
 import { battle } from './battle.js';
@@ -16,8 +17,8 @@ import { test } from './test.js';
 import type { MomentModule, Stage, StageInput } from './types.js';
 import { upgrade } from './upgrade.js';
 
-/** Every moment type's module, keyed by type, in the order of MOMENT_TYPES. */
-export const MOMENTS: Readonly<Record<MomentType, MomentModule>> = {
+/** Every moment type's module, keyed by type, in the order of MOMENT_TYPES (each with its own schema's type). */
+const BY_TYPE = {
   Monologue: monologue,
   Learn: learn,
   Test: test,
@@ -30,7 +31,15 @@ export const MOMENTS: Readonly<Record<MomentType, MomentModule>> = {
   Upgrade: upgrade,
   Assemble: assemble,
   'Dead End': deadEnd,
-};
+} as const satisfies Record<MomentType, MomentModule>;
+
+/** Every moment type's module, keyed by type, in the order of MOMENT_TYPES. */
+export const MOMENTS: Readonly<Record<MomentType, MomentModule>> = BY_TYPE;
+
+type Member = (typeof BY_TYPE)[MomentType]['schema'];
+
+/** The story format's moment: each type's schema member, told apart by `type` (engine/story/format.ts names it). */
+export const MOMENT_UNION = z.discriminatedUnion('type', MOMENT_TYPES.map((t) => BY_TYPE[t].schema) as [Member, ...Member[]]);
 
 /** The modules in the order of MOMENT_TYPES. */
 export const MOMENT_MODULES: readonly MomentModule[] = MOMENT_TYPES.map((t) => MOMENTS[t]);

@@ -2,18 +2,22 @@
 import type { RuleResult, TurnCtx } from './play-hooks.js';
 import { applyReward } from '../run/apply-cards.js';
 import type { BotCtx, RandomMoveCtx } from './bot-hooks.js';
-import { LANG_CODE } from '../schema/enums.js';
+import { AwardSource, ItemRarity, LANG_CODE, RewardType } from '../schema/enums.js';
 import type { Utterance } from '../sim/bots.js';
 import { indexStory } from '../story/story-index.js';
 import { say } from '../sim/bot-helpers.js';
 import type { Action, ActionCtx, SpeechCtx } from './speech-hooks.js';
 import { callNames, named, pattern, phrases, type SpeechPattern } from '../brain/speech-parts.js';
-import { localize } from '../story/text.js';
+import { localize, Text } from '../story/text.js';
 import { answerDecision, base, bestAnswer, type BrainCtx, decoyAt, fallback, line, rewardName } from '../brain/scripted-ctx.js';
 import type { DecisionInput } from '../brain/decision.js';
 import { brainSay } from '../brain/texts.js';
 import { TALK } from './common.js';
 import type { MomentModule } from './types.js';
+import { z } from 'zod';
+import { momentMember, Phrases } from '../story/moment-parts.js';
+import { UuidV4 } from '../schema/ids.js';
+import { rewardsOf } from './fields.js';
 
 function decideReward(c: BrainCtx): DecisionInput {
   const s = c.input.state;
@@ -26,13 +30,13 @@ function decideReward(c: BrainCtx): DecisionInput {
     return !owned(kind, id);
   });
   const answer = bestAnswer(c);
-  const lacking = c.m.rewards.some((r) => (r.reward_type === 'item' ? r.item_ids : r.reward_type === 'character' ? r.character_ids : r.dynamic_rewards.map((d) => d.id))
+  const lacking = rewardsOf(c.m).some((r) => (r.reward_type === 'item' ? r.item_ids : r.reward_type === 'character' ? r.character_ids : r.dynamic_rewards.map((d) => d.id))
     .some((id) => !owned(r.reward_type, id)));
   // Nothing left to give: the moment ends whatever the player says, rather than trapping them.
   if (!lacking) return base(c, brainSay('nothing_left', c.lang), { outcome: 'complete', matched: 'nothing_left' });
   let pick = named;
   if (!pick && answer?.rule.outcome === 'complete') {
-    outer: for (const r of c.m.rewards) {
+    outer: for (const r of rewardsOf(c.m)) {
       const ids = r.reward_type === 'item' ? r.item_ids : r.reward_type === 'character' ? r.character_ids : r.dynamic_rewards.map((d) => d.id);
       for (const id of ids) if (!owned(r.reward_type, id)) { pick = `${r.reward_type}:${id}`; break outer; }
     }
@@ -50,7 +54,7 @@ function decideReward(c: BrainCtx): DecisionInput {
 function sentences(c: SpeechCtx): SpeechPattern[] {
   const { story, language, lang, t, m } = c;
   const out: SpeechPattern[] = [];
-    for (const r of m.rewards) {
+    for (const r of rewardsOf(m)) {
       const names: string[][] = [];
       for (const id of r.item_ids) {
         const it = story.items.find((x) => x.id === id);
@@ -70,7 +74,7 @@ function sentences(c: SpeechCtx): SpeechPattern[] {
 function actions(c: ActionCtx): Action[] {
   const { story, state, m } = c;
   const out: Action[] = [];
-    for (const r of m.rewards) {
+    for (const r of rewardsOf(m)) {
       const ids = r.reward_type === 'item' ? r.item_ids : r.reward_type === 'character' ? r.character_ids : r.dynamic_rewards.map((x) => x.id);
       for (const id of ids) {
         const owned = r.reward_type === 'item' ? state.items.some((i) => i.blueprint_item_id === id)
@@ -87,7 +91,7 @@ function actions(c: ActionCtx): Action[] {
 function move(c: BotCtx): Utterance {
   const { s, story, m, lang } = c;
     const idx = indexStory(story);
-    for (const rw of m.rewards) {
+    for (const rw of rewardsOf(m)) {
       if (rw.reward_type === 'item') {
         const it = rw.item_ids.map((id) => idx.items.get(id)).find((x) => x && !s.items.some((i) => i.blueprint_item_id === x.id));
         if (it) return { text: LANG_CODE[lang] === 'fr' ? (it.name.fr ?? it.name.en) : it.name.en };
@@ -111,7 +115,7 @@ function turn(c: TurnCtx, res: RuleResult): void {
 
 /** The random player: claims one of the moment's rewards, sometimes completes. */
 function random({ r, m, d }: RandomMoveCtx): void {
-  const reward = m.rewards.length > 0 ? r.pick(m.rewards) : undefined;
+  const reward = rewardsOf(m).length > 0 ? r.pick(rewardsOf(m)) : undefined;
   if (reward) {
     const id = reward.reward_type === 'character' ? reward.character_ids[0] : reward.reward_type === 'item' ? reward.item_ids[0] : reward.dynamic_rewards[0]?.id;
     if (id) d.award = { reward_type: reward.reward_type, id };
@@ -119,7 +123,37 @@ function random({ r, m, d }: RandomMoveCtx): void {
   if (r.next() < 0.3) d.outcome = 'complete';
 }
 
-export const reward: MomentModule = {
+/** An item made on the spot (reward_type dynamic_item); the brain picks the one whose phrases the player used. */
+export const DynamicReward = z.object({
+  id: UuidV4,
+  name: Text,
+  description: Text.optional(),
+  attack_bonus: z.number().int().default(0),
+  defense_bonus: z.number().int().default(0),
+  properties: z.array(z.string().min(1)).default([]),
+  rarity: ItemRarity.default('common'),
+  match: Phrases.optional(),
+}).strict();
+export type DynamicReward = z.infer<typeof DynamicReward>;
+
+/** What a Reward moment can give: items, characters, or items made on the spot. */
+export const BlueprintReward = z.object({
+  id: UuidV4,
+  reward_type: RewardType,
+  item_ids: z.array(UuidV4).default([]),
+  character_ids: z.array(UuidV4).default([]),
+  dynamic_rewards: z.array(DynamicReward).default([]),
+  /** Recorded as the item's source; defaults to the reward type ('character', 'item', 'dynamic_item'). */
+  source: AwardSource.optional(),
+}).strict();
+export type BlueprintReward = z.infer<typeof BlueprintReward>;
+
+/** A Reward moment in a story file: the fields every moment has, and its own. */
+export const RewardMoment = momentMember('Reward', { rewards: z.array(BlueprintReward).default([]) });
+export type RewardMoment = z.infer<typeof RewardMoment>;
+
+export const reward: MomentModule<typeof RewardMoment> = {
+  schema: RewardMoment,
   type: 'Reward',
   description: 'The player takes one reward: an item, a character or an item made on the spot.',
   traits: { ...TALK, completesByPlay: true },
@@ -132,7 +166,7 @@ export const reward: MomentModule = {
     { key: 'rewards', label: 'Rewards', kind: 'rewards', required: true, min: 1, help: 'What the player may take: items, characters, or items made on the spot (dynamic_item) with their names per language.' },
   ],
   check: (m, c) => {
-    if (m.rewards.length === 0) c.r.error(`${c.at}.rewards`, 'reward/none', `Reward ${c.name} has no rewards.`);
+    if (rewardsOf(m).length === 0) c.r.error(`${c.at}.rewards`, 'reward/none', `Reward ${c.name} has no rewards.`);
   },
   brain: { decide: decideReward },
   speech: { sentences, actions },

@@ -1,8 +1,15 @@
 // The Teamwork moment: the player tells the team how to solve a problem together.
 import { TALK } from './common.js';
 import type { MomentModule } from './types.js';
+import type { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
 
-export const teamwork: MomentModule = {
+/** A Teamwork moment in a story file: the fields every moment has (this type has none of its own). */
+export const TeamworkMoment = momentMember('Teamwork');
+export type TeamworkMoment = z.infer<typeof TeamworkMoment>;
+
+export const teamwork: MomentModule<typeof TeamworkMoment> = {
+  schema: TeamworkMoment,
   type: 'Teamwork',
   description: 'The player tells the team how to solve a problem together.',
   traits: TALK,

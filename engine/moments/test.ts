@@ -1,8 +1,15 @@
 // The Test moment: the player must find the right answer.
 import { TALK } from './common.js';
 import type { MomentModule } from './types.js';
+import type { z } from 'zod';
+import { momentMember } from '../story/moment-parts.js';
 
-export const test: MomentModule = {
+/** A Test moment in a story file: the fields every moment has (this type has none of its own). */
+export const TestMoment = momentMember('Test');
+export type TestMoment = z.infer<typeof TestMoment>;
+
+export const test: MomentModule<typeof TestMoment> = {
+  schema: TestMoment,
   type: 'Test',
   description: 'The player must find the right answer.',
   traits: TALK,

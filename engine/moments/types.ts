@@ -2,6 +2,7 @@
 // the scripted brain and the bots act in it, what a player can say there, how a story is checked and drawn, what the
 // LLM brain is told, and the editor fields a studio form is built from. Every part of the product reads moment types
 // through the registry (registry.ts), never by naming a type.
+import type { z } from 'zod';
 import type { MomentType, PlayLanguage } from '../schema/enums.js';
 import type { BrainCtx } from '../brain/scripted-ctx.js';
 import type { DecisionInput } from '../brain/decision.js';
@@ -84,8 +85,13 @@ export type LlmStateCtx = {
   phrases: (p: Phrases | undefined) => string[];
 };
 
-export type MomentModule = {
+/** A moment type's member of the story format's moment union (built with momentMember, engine/story/moment-parts.ts). */
+export type MomentSchema = z.ZodObject<z.ZodRawShape & { type: z.ZodLiteral<MomentType> }, z.core.$strict>;
+
+export type MomentModule<S extends MomentSchema = MomentSchema> = {
   type: MomentType;
+  /** Its schema: the fields every moment has, `type` fixed to this type, and the type's own fields. */
+  schema: S;
   /** What the type is for, in one sentence (the studio's type picker). */
   description: string;
   traits: MomentTraits;

@@ -11,14 +11,19 @@ import type { DecisionInput } from '../brain/decision.js';
 import { amountIn } from '../brain/text/match.js';
 import { brainSay } from '../brain/texts.js';
 import { currentMoment } from '../run/state.js';
-import { localize } from '../story/text.js';
+import { localize, Text } from '../story/text.js';
 import { PLAY } from './common.js';
 import type { LlmStateCtx, MomentModule } from './types.js';
+import { z } from 'zod';
+import { momentMember, Phrases } from '../story/moment-parts.js';
+import { CardRarity } from '../schema/enums.js';
+import { UuidV4 } from '../schema/ids.js';
+import { upgradeOf } from './fields.js';
 
 function decideUpgrade(c: BrainCtx): DecisionInput {
   const s = c.input.state;
   const pm = currentMoment(s);
-  const rules = c.m.upgrade;
+  const rules = upgradeOf(c.m);
   if (!rules || !pm) return fallback(c);
   const bet = pm.upgrade_bet;
   if (bet?.placed) {
@@ -49,7 +54,7 @@ function decideUpgrade(c: BrainCtx): DecisionInput {
 function sentences(c: SpeechCtx): SpeechPattern[] {
   const { lang, t, m, stage, team, charNames } = c;
   const out: SpeechPattern[] = [];
-    const rules = m.upgrade;
+    const rules = upgradeOf(m);
     if (!rules) return out;
     if (stage === 'riddle') {
       // Every level's answers: the right one, and the others as the wrong guesses a player may make.
@@ -71,7 +76,7 @@ function sentences(c: SpeechCtx): SpeechPattern[] {
 function actions(c: ActionCtx): Action[] {
   const { m, stage, team } = c;
   const out: Action[] = [];
-    const rules = m.upgrade;
+    const rules = upgradeOf(m);
     if (!rules) return out;
     if (stage === 'riddle') {
       out.push({ label: 'riddle answered right', is: (d) => d.upgrade?.stage === 'answer' && d.upgrade.correct });
@@ -91,7 +96,7 @@ function actions(c: ActionCtx): Action[] {
 /** The optimal or greedy bot's move. */
 function move(c: BotCtx): Utterance {
   const { bot, s, m, pm, lang, team } = c;
-    const u = m.upgrade;
+    const u = upgradeOf(m);
     if (!u) return { text: '' };
     const bet = pm.upgrade_bet;
     const levels = [...u.difficulties];
@@ -112,15 +117,16 @@ function turn(c: TurnCtx, res: RuleResult): void {
 
 /** The random player: a bet before one is placed, then a right or wrong answer to the riddle. */
 function random({ r, m, pm, team, d }: RandomMoveCtx): void {
-  const level = m.upgrade?.difficulties.length ? r.pick(m.upgrade.difficulties).level : 'easy';
+  const rules = upgradeOf(m);
+  const level = rules?.difficulties.length ? r.pick(rules.difficulties).level : 'easy';
   if (!pm.upgrade_bet?.placed) d.upgrade = { stage: 'bet', character_id: team.length ? r.pick(team).id : undefined, bet: 1 + r.int(6), level };
   else d.upgrade = { stage: 'answer', correct: r.next() < 0.6 };
 }
 
 /** The LLM brain is told the difficulties and bets, then, once the bet is placed, the riddle and its answers. */
 function llmState({ m, pm, fr, L, phrases }: LlmStateCtx): string[] {
-  if (!m.upgrade) return [];
-  const u = m.upgrade;
+  const u = upgradeOf(m);
+  if (!u) return [];
   const bet = pm.upgrade_bet;
   const lines = [fr
     ? `Difficultés : ${u.difficulties.map((d) => `${d.level} (rareté ${d.rarity})`).join(', ')}. Mise entre ${u.min_bet} et ${u.max_bet} interactions.`
@@ -136,7 +142,25 @@ function llmState({ m, pm, fr, L, phrases }: LlmStateCtx): string[] {
   return lines;
 }
 
-export const upgrade: MomentModule = {
+/** The difficulties, riddles and bets of an Upgrade moment. */
+export const UpgradeRules = z.object({
+  /** The rarity given for each difficulty the player may choose (e.g. easy -> Prismatic, hard -> Golden). */
+  difficulties: z.array(z.object({ level: z.enum(['easy', 'medium', 'hard']), rarity: CardRarity, match: Phrases, riddle: Text, answers: Phrases }).strict()).min(1),
+  min_bet: z.number().int().min(1).default(1),
+  max_bet: z.number().int().min(1).default(5),
+  /** Properties taken from the upgraded card; they come back as an item of source 'sacrificed_properties'. */
+  sacrifice_properties: z.boolean().default(false),
+  /** An item given on success (source 'upgrade'). */
+  reward_item_id: UuidV4.optional(),
+}).strict();
+export type UpgradeRules = z.infer<typeof UpgradeRules>;
+
+/** An Upgrade moment in a story file: the fields every moment has, and its own. */
+export const UpgradeMoment = momentMember('Upgrade', { upgrade: UpgradeRules.optional() });
+export type UpgradeMoment = z.infer<typeof UpgradeMoment>;
+
+export const upgrade: MomentModule<typeof UpgradeMoment> = {
+  schema: UpgradeMoment,
   type: 'Upgrade',
   description: 'The player bets interactions on a riddle to upgrade a team member\'s card.',
   traits: { ...PLAY, stages: ['bet', 'riddle'] },
@@ -150,8 +174,9 @@ export const upgrade: MomentModule = {
   ],
   stageOf: (pm) => (pm.upgrade_bet?.placed ? 'riddle' : 'bet'),
   check: (m, c) => {
-    if (!m.upgrade) c.r.error(`${c.at}.upgrade`, 'upgrade/no_rules', `Upgrade ${c.name} has no upgrade rules (upgrade.difficulties), so it can never complete.`);
-    else if (m.upgrade.min_bet > m.upgrade.max_bet) c.r.error(`${c.at}.upgrade.min_bet`, 'upgrade/bad_bets', `Upgrade ${c.name} has min_bet ${m.upgrade.min_bet} above max_bet ${m.upgrade.max_bet}, so no bet is valid.`);
+    const u = upgradeOf(m);
+    if (!u) c.r.error(`${c.at}.upgrade`, 'upgrade/no_rules', `Upgrade ${c.name} has no upgrade rules (upgrade.difficulties), so it can never complete.`);
+    else if (u.min_bet > u.max_bet) c.r.error(`${c.at}.upgrade.min_bet`, 'upgrade/bad_bets', `Upgrade ${c.name} has min_bet ${u.min_bet} above max_bet ${u.max_bet}, so no bet is valid.`);
   },
   brain: { decide: decideUpgrade },
   speech: { sentences, actions },

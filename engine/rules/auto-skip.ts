@@ -1,6 +1,7 @@
 // Auto-skip (game spec §4): before a moment starts it is skipped when one of five conditions holds.
 import type { BlueprintMoment } from '../story/format.js';
 import { traitsOf } from '../moments/registry.js';
+import { teamSizeOf } from '../moments/fields.js';
 
 export const AUTO_SKIP_DEDUPE_MS = 5000;
 export const AUTO_SKIP_MAX_CHAIN = 5;
@@ -36,7 +37,7 @@ export function skipReason(m: BlueprintMoment, c: SkipContext): string | null {
   if (m.display_randomly_probability !== undefined && m.display_randomly_probability !== -1 && c.draw > m.display_randomly_probability) {
     return 'not drawn this time';
   }
-  const required = m.max_number_of_characters ?? 0;
+  const required = teamSizeOf(m) ?? 0;
   if (traitsOf(m.type).picksTeam && c.availableCharacters < required) {
     return `needs ${required} characters`;
   }

@@ -10,6 +10,7 @@ import { addBlueprintCharacter, addBlueprintItem, addDynamicItem, addItem, equip
 import { selectedCharacters } from './state.js';
 import { say } from './texts.js';
 import type { TurnInfo } from './turn-info.js';
+import { rewardsOf, teamSizeOf, upgradeOf } from '../moments/fields.js';
 
 function runId(d: Draft): string {
   const run = d.state.run;
@@ -22,7 +23,7 @@ export function applyReward(d: Draft, m: BlueprintMoment, info: TurnInfo): void 
   const award = info.decision.award;
   if (!award) return;
   const idx = indexStory(d.story);
-  for (const r of m.rewards) {
+  for (const r of rewardsOf(m)) {
     if (r.reward_type !== award.reward_type) continue;
     const source = r.source ?? r.reward_type;
     if (r.reward_type === 'character' && r.character_ids.includes(award.id)) {
@@ -83,7 +84,7 @@ const rarityIndex = (t: string): number => Math.max(0, (CARD_RARITIES as readonl
  * Returns true when the upgrade succeeded (the moment completes).
  */
 export function applyUpgrade(d: Draft, m: BlueprintMoment, pmIn: PlayerMoment, info: TurnInfo): { pm: PlayerMoment; done: boolean } {
-  const rules = m.upgrade;
+  const rules = upgradeOf(m);
   const move = info.decision.upgrade;
   let pm = pmIn;
   if (!rules || !move) return { pm, done: false };
@@ -180,7 +181,7 @@ function upgradeCard(
  * `replace` sets the selection (a UI pick); otherwise named characters are added to it.
  */
 export function applySelection(d: Draft, m: BlueprintMoment, ids: readonly string[], replace: boolean): { selected: string[]; complete: boolean } {
-  const required = m.max_number_of_characters ?? 0;
+  const required = teamSizeOf(m) ?? 0;
   const alive = new Set(d.state.characters.filter((c) => c.current_health > 0).map((c) => c.id));
   const current = replace ? [] : d.state.characters.filter((c) => c.is_selected_in_assemble).map((c) => c.id);
   const wanted = [...current];

@@ -8,6 +8,7 @@ import { traitsOf } from '../moments/registry.js';
 import { localize } from '../story/text.js';
 import { outputCharacters } from './output.js';
 import { availableItems, bestRankOf, currentMoment, currentRun, type GameState } from './state.js';
+import { teamSizeOf } from '../moments/fields.js';
 
 const image = (url: string, kind: 'image' | 'video' = 'image'): ImageDetails => ({ media_url: url, media_kind: kind });
 
@@ -65,7 +66,7 @@ export function gameView(s: GameState, story: Story): GameView | null {
     })),
     is_moment_complete: pm.completed_at !== null,
     battle_phase: pm.battle_phase,
-    max_number_of_characters: traitsOf(m.type).picksTeam ? (m.max_number_of_characters ?? null) : null,
+    max_number_of_characters: traitsOf(m.type).picksTeam ? (teamSizeOf(m) ?? null) : null,
     card_images: cardImages(s, story, pm.id),
   };
 }
@@ -143,7 +144,7 @@ export function momentView(s: GameState, story: Story): MomentView | null {
     skip_after_completion_count: m.skip_after_completion_count ?? null,
     user_moment_completion_count: s.completion_counts[m.id] ?? 0,
     display_randomly_probability: m.display_randomly_probability ?? null,
-    max_number_of_characters: m.max_number_of_characters ?? null,
+    max_number_of_characters: teamSizeOf(m) ?? null,
     enrolled_characters: g.enrolled_characters,
     player_items: g.player_items,
     battle_opponent_characters: g.battle_opponent_characters,

@@ -8,6 +8,7 @@ import type { BlueprintMoment, Story } from '../story/format.js';
 import { indexStory } from '../story/story-index.js';
 import { MOMENTS } from '../moments/registry.js';
 import { say, words } from './bot-helpers.js';
+import { rewardsOf, upgradeOf } from '../moments/fields.js';
 
 export const BOT_NAMES = ['optimal', 'greedy', 'random'] as const;
 export type BotName = (typeof BOT_NAMES)[number];
@@ -83,11 +84,11 @@ function randomUtterance(s: GameState, story: Story, m: BlueprintMoment, lang: P
     const k = r.int(s.opponents.length + 1);
     pool.push([attack, k < s.opponents.length ? (s.opponents[k] as { name: string }).name : ''], say(v.defend, lang, r));
   }
-  for (const d of m.upgrade?.difficulties ?? []) {
+  for (const d of upgradeOf(m)?.difficulties ?? []) {
     const bet = say(d.match, lang, r);
     pool.push([bet, String(1 + r.int(3))], say(d.answers, lang, r));
   }
-  for (const rw of m.rewards) for (const id of rw.item_ids) pool.push(indexStory(story).items.get(id)?.name.en ?? '');
+  for (const rw of rewardsOf(m)) for (const id of rw.item_ids) pool.push(indexStory(story).items.get(id)?.name.en ?? '');
   let text: string;
   if (pool.length === 0) text = r.pick(OFF_TOPIC);
   else {

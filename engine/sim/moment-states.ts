@@ -8,6 +8,7 @@ import { decideScripted } from '../brain/scripted.js';
 import { step } from '../run/step.js';
 import { BOT_NAMES } from './bots.js';
 import { Simulation } from './simulate.js';
+import { upgradeOf } from '../moments/fields.js';
 
 /**
  * blueprint moment id -> states met just before a player line there, in the order met: the first line of the moment,
@@ -91,11 +92,11 @@ export function statesByStage(story: Story, opts: { language?: PlayLanguage; run
       }
     }
     const bet = stages.get('bet');
-    for (const d of m.upgrade?.difficulties ?? []) {
+    for (const d of upgradeOf(m)?.difficulties ?? []) {
       const k = `riddle:${d.level}`;
       if (stages.has(k) || !bet) continue;
       for (const c of bet.characters.filter((x) => x.is_selected_in_assemble && x.current_health > 0)) {
-        const text = `${c.name}, ${d.match.en[0] ?? d.level}, ${m.upgrade?.min_bet ?? 1}`;
+        const text = `${c.name}, ${d.match.en[0] ?? d.level}, ${upgradeOf(m)?.min_bet ?? 1}`;
         const decision = decideScripted({ story, state: bet, transcription: text, is_starting_dialogue: false, input_id: STAGE_INPUT_ID });
         const r = step(bet, { type: 'turn', input_id: STAGE_INPUT_ID, is_starting_dialogue: false, transcription: text, decision }, { now: Date.UTC(2026, 0, 2), story });
         if (r.ok && stageKey(story, r.state) === k) {

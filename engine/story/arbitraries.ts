@@ -69,21 +69,21 @@ function momentOf(type: MomentType, i: number, n: number): fc.Arbitrary<MomentIn
     // The fields of the moment's own type: present when `extra` says so, so that missing ones are reported too.
     if (g.extra) {
       if (g.type === 'Reward') {
-        m.rewards = [
+        Object.assign(m, { rewards: [
           { id: id(2000 + i), reward_type: 'item', item_ids: [T.cloak, T.medal] },
           { id: id(2100 + i), reward_type: 'character', character_ids: [T.rook] },
           { id: id(2200 + i), reward_type: 'dynamic_item', dynamic_rewards: [{ id: id(2300 + i), name: text('Echo'), match: { en: ['echo'] } }] },
-        ];
-      } else if (g.type === 'Battle') m.opponents = [{ character_id: T.foeA }, { character_id: T.foeB, health: 5 }];
-      else if (g.type === 'Assemble') m.max_number_of_characters = g.size;
+        ] });
+      } else if (g.type === 'Battle') Object.assign(m, { opponents: [{ character_id: T.foeA }, { character_id: T.foeB, health: 5 }] });
+      else if (g.type === 'Assemble') Object.assign(m, { max_number_of_characters: g.size });
       else if (g.type === 'Upgrade') {
-        m.upgrade = {
+        Object.assign(m, { upgrade: {
           difficulties: [
             { level: 'easy', rarity: 'Prismatic', match: { en: ['easy'], fr: ['facile'] }, riddle: text('Two plus two?'), answers: { en: ['four'], fr: ['quatre'] } },
             { level: 'hard', rarity: 'Golden', match: { en: ['hard'], fr: ['difficile'] }, riddle: text('What answers back?'), answers: { en: ['echo'], fr: ['echo'] } },
           ],
           min_bet: g.bets[0], max_bet: g.bets[1], reward_item_id: T.medal,
-        };
+        } });
       }
     }
     return m;

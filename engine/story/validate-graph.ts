@@ -4,6 +4,7 @@ import { MOMENTS } from '../moments/registry.js';
 import { skipTarget } from '../rules/auto-skip.js';
 import type { BlueprintMoment } from './format.js';
 import { momentLabel, pathOf, quote, type Report, type StoryView } from './validate-refs.js';
+import { rewardsOf, teamSizeOf } from '../moments/fields.js';
 
 const isFinal = (m: BlueprintMoment): boolean => MOMENTS[m.type].traits.final;
 const enabled = (n: number | undefined): n is number => n !== undefined && n !== -1;
@@ -66,10 +67,10 @@ function reach(start: readonly string[], next: (id: string) => readonly string[]
 function assembleSize(v: StoryView, r: Report, assembles: readonly BlueprintMoment[], givers: readonly BlueprintMoment[]): void {
   const known = new Set(v.characters.map((c) => c.id));
   const byDefault = v.characters.filter((c) => c.is_enrolled_by_default).map((c) => c.id);
-  const rewarded = givers.flatMap((m) => m.rewards.flatMap((rw) => rw.character_ids)).filter((id) => known.has(id) && !byDefault.includes(id));
+  const rewarded = givers.flatMap((m) => rewardsOf(m).flatMap((rw) => rw.character_ids)).filter((id) => known.has(id) && !byDefault.includes(id));
   const most = new Set([...byDefault, ...rewarded]).size;
   for (const m of assembles) {
-    const need = m.max_number_of_characters ?? 0;
+    const need = teamSizeOf(m) ?? 0;
     if (need > most) {
       r.warn(`${pathOf(v, 'moments', m)}.max_number_of_characters`, 'assemble/too_few_characters',
         `Assemble ${momentLabel(m)} needs ${need} characters, but the story can give at most ${most} (${byDefault.length} enrolled by default, ${new Set(rewarded).size} from rewards), so it is always skipped.`);
@@ -85,7 +86,7 @@ export function checkGraph(v: StoryView, r: Report): void {
   }
   const byId = new Map(v.moments.map((m) => [m.id, m]));
   const first = v.firstMomentId !== undefined ? byId.get(v.firstMomentId) : undefined;
-  const assembles = v.moments.filter((m) => MOMENTS[m.type].fields.some((f) => f.key === 'max_number_of_characters') && m.max_number_of_characters !== undefined);
+  const assembles = v.moments.filter((m) => MOMENTS[m.type].fields.some((f) => f.key === 'max_number_of_characters') && teamSizeOf(m) !== undefined);
   if (!v.complete || !first) {
     assembleSize(v, r, assembles, v.moments);
     return;

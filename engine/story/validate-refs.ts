@@ -2,6 +2,7 @@
 // Shared by validate.ts (the entry point) and validate-graph.ts: the problem type, the story view and paths.
 import type { BlueprintCharacter, BlueprintItem, BlueprintMoment, BlueprintPlace, Story } from './format.js';
 import { traitsOf } from '../moments/registry.js';
+import { opponentsOf, rewardsOf, upgradeOf } from '../moments/fields.js';
 
 export type Severity = 'error' | 'warning';
 /** One thing wrong with a story. `path` is a JSON path into the file, e.g. `$.moments[3].transitions[0].next_moment_id`. */
@@ -63,7 +64,7 @@ function duplicateIds(v: StoryView, r: Report): void {
   for (const m of v.moments) add(m.id, pathOf(v, 'moments', m), momentLabel(m));
   for (const m of v.moments) {
     const base = pathOf(v, 'moments', m);
-    m.rewards.forEach((rw, i) => {
+    rewardsOf(m).forEach((rw, i) => {
       add(rw.id, `${base}.rewards[${i}]`, `reward ${i} of ${momentLabel(m)}`);
       rw.dynamic_rewards.forEach((d, j) => add(d.id, `${base}.rewards[${i}].dynamic_rewards[${j}]`, `dynamic reward ${quote(d.name.en)}`));
     });
@@ -111,8 +112,9 @@ function momentRefs(v: StoryView, r: Report, m: BlueprintMoment): void {
       r.warn(`${base}.perfect_answer_item_id`, 'award/no_threshold', `${cap(of)} has a perfect-answer item but no score_threshold_for_award, so the item is never given.`);
     }
   }
-  if (m.upgrade?.reward_item_id) ref(v, r, 'item', `${base}.upgrade.reward_item_id`, m.upgrade.reward_item_id, `The upgrade reward item of ${of}`);
-  m.rewards.forEach((rw, i) => {
+  const prize = upgradeOf(m)?.reward_item_id;
+  if (prize) ref(v, r, 'item', `${base}.upgrade.reward_item_id`, prize, `The upgrade reward item of ${of}`);
+  rewardsOf(m).forEach((rw, i) => {
     const at = `${base}.rewards[${i}]`;
     rw.item_ids.forEach((id, j) => ref(v, r, 'item', `${at}.item_ids[${j}]`, id, `Reward ${i} of ${of}`));
     rw.character_ids.forEach((id, j) => ref(v, r, 'character', `${at}.character_ids[${j}]`, id, `Reward ${i} of ${of}`));
@@ -126,7 +128,7 @@ function momentRefs(v: StoryView, r: Report, m: BlueprintMoment): void {
 function battleRefs(v: StoryView, r: Report, m: BlueprintMoment): void {
   const base = pathOf(v, 'moments', m);
   const chars = new Map(v.characters.map((c) => [c.id, c]));
-  m.opponents.forEach((o, i) => {
+  opponentsOf(m).forEach((o, i) => {
     const at = `${base}.opponents[${i}]`;
     if (!ref(v, r, 'character', `${at}.character_id`, o.character_id, `Opponent ${i} of ${momentLabel(m)}`)) return;
     const c = chars.get(o.character_id);

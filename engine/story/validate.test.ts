@@ -158,6 +158,17 @@ describe('validateStory, one check at a time', () => {
     expect(r.problems.find((p) => p.path.endsWith('intensity'))?.message).toBe('"default_emotion_intensity" must be one of 1, 2, 3, 4, 5, not 9.');
   });
 
+  it('refuses a field of another moment type, naming the types that have it', () => {
+    const r = validateStory(story((s) => { Object.assign(moment(s, T.test), { opponents: [{ character_id: T.foeA }], rewards: [] }); }));
+    expect(codes(r.problems)).toEqual([`error ${at(T.test)}.opponents schema/unknown_field`, `error ${at(T.test)}.rewards schema/unknown_field`]);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'Unknown field "opponents" for a Test moment: only Battle moments have it.',
+      'Unknown field "rewards" for a Test moment: only Reward moments have it.',
+    ]);
+    const typo = validateStory(story((s) => { Object.assign(moment(s, T.battle), { oponents: [] }); }));
+    expect(typo.problems.map((p) => `${p.path} ${p.message}`)).toEqual([`${at(T.battle)}.oponents Unknown field "oponents": the story format has no such field (a typo?).`]);
+  });
+
   it('reports a file that is not an object', () => {
     expect(only([])).toEqual(['error $ schema/invalid_type']);
     expect(only(null)).toEqual(['error $ schema/invalid_type']);
@@ -216,20 +227,20 @@ describe('validateStory, one check at a time', () => {
 
   it('reports awards that are never given and bets that cannot be made', () => {
     expect(only(story((s) => { delete moment(s, T.test).score_threshold_for_award; }))).toEqual([`warning ${at(T.test)}.perfect_answer_item_id award/no_threshold`]);
-    expect(only(story((s) => { const u = moment(s, T.upgrade).upgrade; if (u) u.min_bet = 6; }))).toEqual([`error ${at(T.upgrade)}.upgrade.min_bet upgrade/bad_bets`]);
-    expect(only(story((s) => { const r = moment(s, T.reward).rewards?.[0]; if (r) r.item_ids = []; }))).toEqual([`warning ${at(T.reward)}.rewards[0] reward/empty`]);
+    expect(only(story((s) => { const m = moment(s, T.upgrade); if ('upgrade' in m && m.upgrade) m.upgrade.min_bet = 6; }))).toEqual([`error ${at(T.upgrade)}.upgrade.min_bet upgrade/bad_bets`]);
+    expect(only(story((s) => { const m = moment(s, T.reward); const r = 'rewards' in m ? m.rewards?.[0] : undefined; if (r) r.item_ids = []; }))).toEqual([`warning ${at(T.reward)}.rewards[0] reward/empty`]);
   });
 
   it('checks opponents: health overrides count, and an opponent should not be a default team member', () => {
     const foeA = (s: StoryInput): NonNullable<StoryInput['characters'][number]> => s.characters.find((c) => c.id === T.foeA) ?? s.characters[0]!;
     expect(only(story((s) => { foeA(s).base_health = 0; }))).toEqual([`error ${at(T.battle)}.opponents[0] battle/opponent_no_health`]);
-    expect(only(story((s) => { foeA(s).base_health = 0; const o = moment(s, T.battle).opponents?.[0]; if (o) o.health = 4; }))).toEqual([]);
+    expect(only(story((s) => { foeA(s).base_health = 0; const m = moment(s, T.battle); const o = 'opponents' in m ? m.opponents?.[0] : undefined; if (o) o.health = 4; }))).toEqual([]);
     expect(only(story((s) => { foeA(s).is_enrolled_by_default = true; }))).toEqual([`warning ${at(T.battle)}.opponents[0].character_id battle/opponent_is_player`]);
   });
 
   it('counts characters given along the way for an Assemble', () => {
-    expect(only(story((s) => { moment(s, T.assemble).max_number_of_characters = 3; }))).toEqual([]);
-    expect(only(story((s) => { moment(s, T.assemble).max_number_of_characters = 4; }))).toEqual([`warning ${at(T.assemble)}.max_number_of_characters assemble/too_few_characters`]);
+    expect(only(story((s) => { Object.assign(moment(s, T.assemble), { max_number_of_characters: 3 }); }))).toEqual([]);
+    expect(only(story((s) => { Object.assign(moment(s, T.assemble), { max_number_of_characters: 4 }); }))).toEqual([`warning ${at(T.assemble)}.max_number_of_characters assemble/too_few_characters`]);
   });
 
   it('warns about missing French without failing the story', () => {

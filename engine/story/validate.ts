@@ -44,6 +44,14 @@ const shown = (x: unknown): string => {
 const kindOf = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x);
 const listOf = (values: readonly unknown[]): string => values.map((x) => JSON.stringify(x)).join(', ');
 
+/** A moment's field that only other moment types have: which types have it, or null for a field no type has. */
+function foreignField(path: readonly Key[], moment: unknown, key: string): string | null {
+  if (path.length !== 2 || path[0] !== 'moments' || !isRecord(moment) || typeof moment.type !== 'string') return null;
+  const owners = BlueprintMoment.options.filter((o) => key in o.shape).map((o) => o.shape.type.value);
+  if (owners.length === 0) return null;
+  return `Unknown field ${JSON.stringify(key)} for a ${moment.type} moment: only ${owners.join(' and ')} moments have it.`;
+}
+
 function schemaProblem(issue: z.core.$ZodIssue, raw: unknown): Problem[] {
   const path = issue.path;
   const input = valueAt(raw, path);
@@ -58,12 +66,13 @@ function schemaProblem(issue: z.core.$ZodIssue, raw: unknown): Problem[] {
     case 'unrecognized_keys':
       return issue.keys.map((k) => ({
         severity: 'error', path: jsonPath([...path, k]), code: 'schema/unknown_field',
-        message: `Unknown field ${JSON.stringify(k)}: the story format has no such field (a typo?).`,
+        message: foreignField(path, input, k) ?? `Unknown field ${JSON.stringify(k)}: the story format has no such field (a typo?).`,
       }));
     case 'invalid_value':
       return error('schema/invalid_value', `${JSON.stringify(field)} must be one of ${listOf(issue.values)}, not ${shown(input)}.`);
     case 'invalid_union': {
-      const values = issue.errors.flat().flatMap((e) => (e.code === 'invalid_value' ? e.values : []));
+      // A moment's `type` names none of the union's members: the members' types are the values it may take.
+      const values = 'options' in issue && issue.options ? issue.options : issue.errors.flat().flatMap((e) => (e.code === 'invalid_value' ? e.values : []));
       return values.length > 0
         ? error('schema/invalid_value', `${JSON.stringify(field)} must be one of ${listOf(values)}, not ${shown(input)}.`)
         : error('schema/invalid_union', `${JSON.stringify(field)}: ${issue.message}.`);

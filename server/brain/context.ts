@@ -9,6 +9,7 @@ import type { BlueprintMoment, Phrases, Story } from '../../engine/story/format.
 import { indexStory } from '../../engine/story/story-index.js';
 import { localize } from '../../engine/story/text.js';
 import { MOMENTS } from '../../engine/moments/registry.js';
+import { rewardsOf, upgradeOf } from '../../engine/moments/fields.js';
 
 export type TurnContext = {
   story: Story;
@@ -96,7 +97,7 @@ export function turnContext(input: BrainInput): TurnContext | null {
   const opponentLines = opponents.map((o) => `- ${o.name} (id: ${o.id}; ${fr ? 'santé' : 'health'} ${o.current_health}/${o.base_health}, ${fr ? 'attaque' : 'attack'} ${o.current_attack})`);
   const awards = new Set<string>();
   const rewardLines: string[] = [];
-  for (const r of m.rewards) {
+  for (const r of rewardsOf(m)) {
     const entries: { id: string; name: string }[] = r.reward_type === 'item'
       ? r.item_ids.map((id) => ({ id, name: L(idx.items.get(id)?.name) }))
       : r.reward_type === 'character'
@@ -148,7 +149,7 @@ export function turnContext(input: BrainInput): TurnContext | null {
       item_ids: new Set(items.map((i) => i.id)),
       selection_ids: charIds,
       upgrade_character_ids: teamIds.size > 0 ? teamIds : charIds,
-      upgrade_levels: new Set(m.upgrade?.difficulties.map((d) => d.level) ?? []),
+      upgrade_levels: new Set(upgradeOf(m)?.difficulties.map((d) => d.level) ?? []),
       awards,
       facts: new Set(m.answers.flatMap((a) => a.facts)),
     },

@@ -3,6 +3,7 @@ import { LANG_CODE, type PlayLanguage } from '../../engine/schema/enums.js';
 import { currentMoment, type GameState } from '../../engine/run/state.js';
 import type { BlueprintMoment, Phrases, Story } from '../../engine/story/format.js';
 import { traitsOf } from '../../engine/moments/registry.js';
+import { rewardsOf, upgradeOf } from '../../engine/moments/fields.js';
 
 export function momentVocabulary(story: Story, state: GameState, language: PlayLanguage): string[] {
   const code = LANG_CODE[language];
@@ -16,8 +17,8 @@ export function momentVocabulary(story: Story, state: GameState, language: PlayL
       for (const p of pick(t.match)) words.add(p);
       if (t.label) words.add(code === 'fr' ? (t.label.fr ?? t.label.en) : t.label.en);
     }
-    for (const d of m.upgrade?.difficulties ?? []) for (const p of [...pick(d.match), ...pick(d.answers)]) words.add(p);
-    for (const r of m.rewards) for (const dr of r.dynamic_rewards) for (const p of pick(dr.match)) words.add(p);
+    for (const d of upgradeOf(m)?.difficulties ?? []) for (const p of [...pick(d.match), ...pick(d.answers)]) words.add(p);
+    for (const r of rewardsOf(m)) for (const dr of r.dynamic_rewards) for (const p of pick(dr.match)) words.add(p);
   }
   for (const c of state.characters) words.add(c.name);
   for (const i of state.items) words.add(i.name);

@@ -9,6 +9,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { byKeySet, writeRecords } from './records.js';
 import { isUuid, iso, json, parseRows } from './rows.js';
 import { getSetting, setSetting } from './settings.js';
+import { rewardsOf, teamSizeOf } from '../../engine/moments/fields.js';
 
 /** A blueprint_moments row (the story modal and carousel read these). Names are the English text. */
 export const BlueprintMomentRow = z.object({
@@ -122,14 +123,14 @@ function blueprintRecords(s: Story): Blueprint {
       goal: m.goal?.en ?? null, transitions: m.transitions.map((t) => ({ next_moment_id: t.next_moment_id, label: t.label?.en ?? null })),
       skip_to_moment_id: m.skip_to_moment_id ?? null, skip_after_run_number: m.skip_after_run_number ?? null,
       show_after_run_number: m.show_after_run_number ?? null, skip_after_completion_count: m.skip_after_completion_count ?? null,
-      display_randomly_probability: m.display_randomly_probability ?? null, max_number_of_characters: m.max_number_of_characters ?? null,
+      display_randomly_probability: m.display_randomly_probability ?? null, max_number_of_characters: teamSizeOf(m) ?? null,
       score_threshold_for_award: m.score_threshold_for_award ?? null, default_emotion: m.default_emotion,
       default_emotion_intensity: m.default_emotion_intensity, do_not_display_character: m.do_not_display_character,
       sound: m.sound?.url ?? null, sound_volume: m.sound?.volume ?? null, speech_patterns: m.speech_patterns,
       hint_translation: m.hint?.fr ?? null, hint_tts: m.hint?.en ?? null,
       media: m.media.map((x) => ({ media_url: x.url, media_kind: x.kind })), position,
     }]);
-    add('blueprint_rewards', m.rewards.map((r, i) => ({
+    add('blueprint_rewards', rewardsOf(m).map((r, i) => ({
       id: r.id, blueprint_story_id: story, blueprint_moment_id: m.id, reward_type: r.reward_type, item_ids: r.item_ids,
       character_ids: r.character_ids, dynamic_rewards: r.dynamic_rewards, source: r.source ?? null, position: i,
     })));

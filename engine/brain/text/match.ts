@@ -5,7 +5,7 @@
 // Not handled: multi-word synonyms ("pick up"), word senses (a 4-6 letter word one edit away from a phrase word counts:
 // "doom" ~ "door"), double negation, and ranking by how much of the utterance a phrase explains (score comes first, so
 // "door" at 1.0 beats "red door" heard as "read door" at 0.8).
-import { type Phrases } from '../../story/format.js';
+import type { Phrases } from '../../story/format.js';
 import { isFamiliar } from './familiar.js';
 import { SCORES, fuzzyScore, osaDistance, phoneticKey } from './fuzzy.js';
 import { type Lang, STOPWORDS } from './lexicon.js';

@@ -7,6 +7,7 @@ import type { GameState } from '../../../engine/run/state.js';
 import type { BlueprintMoment, Story } from '../../../engine/story/format.js';
 import { stageOfMoment } from '../../../engine/moments/registry.js';
 import type { Code } from './speech-code.js';
+import { upgradeOf } from '../../../engine/moments/fields.js';
 
 export type Stage = { key: string; moment: BlueprintMoment; stage: string; state: GameState };
 
@@ -97,11 +98,11 @@ export class StageStates {
     if (!state && stage.startsWith('riddle:')) {
       const level = stage.slice(7);
       const base = states.find((s) => stageOf(this.story, s) === 'bet');
-      const diff = m.upgrade?.difficulties.find((d) => d.level === level);
+      const diff = upgradeOf(m)?.difficulties.find((d) => d.level === level);
       const team = base?.characters.filter((c) => c.is_selected_in_assemble && c.current_health > 0) ?? [];
       for (const who of team) {
         if (!base || !diff) break;
-        const text = `${who.name}, ${diff.match.en[0] ?? level}, I bet ${m.upgrade?.min_bet ?? 1}`;
+        const text = `${who.name}, ${diff.match.en[0] ?? level}, I bet ${upgradeOf(m)?.min_bet ?? 1}`;
         const decision = this.code.decide(this.story, base, text);
         const r = this.code.step(base, { type: 'turn', input_id: '00000000-0000-4000-8000-00000000000b', is_starting_dialogue: false, transcription: text, decision }, { now: Date.UTC(2026, 0, 2), story: this.story });
         if (r.ok && stageOf(this.story, r.state) === stage) {
