@@ -9,10 +9,10 @@ export type ProbeContext = {
   /** How many times to try each repeatable attack. */
   tries: number;
   /** Starts another server from the same checkout, with more environment (a probe that needs another setting). */
-  startOther(env: Record<string, string>): Promise<Target>;
+  startOther: (env: Record<string, string>) => Promise<Target>;
 };
 
-export type Probe = { group: string; items: number[]; run(ctx: ProbeContext): Promise<Row[]> };
+export type Probe = { group: string; items: number[]; run: (ctx: ProbeContext) => Promise<Row[]> };
 
 /** A row from a list of outcomes: true held, false refused, null neither. */
 export function tally(item: number, attack: string, outcomes: (boolean | null)[], figures?: Row['figures']): Row {
