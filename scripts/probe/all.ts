@@ -6,6 +6,7 @@ import { enumerationProbe } from './enumeration.js';
 import { framingProbe } from './framing.js';
 import { headersProbe } from './headers.js';
 import { hostsProbe } from './hosts.js';
+import { mp3StallProbe } from './mp3-stall.js';
 import { originsProbe } from './origins.js';
 import { passwordsProbe } from './passwords.js';
 import { preHijackProbe } from './pre-hijack.js';
@@ -14,6 +15,6 @@ import type { Probe } from './types.js';
 import { waitlistProbe } from './waitlist.js';
 
 export const PROBES: Probe[] = [
-  dataDirProbe, preHijackProbe, framingProbe, takeoverProbe, enumerationProbe, accountDataProbe, passwordsProbe,
+  dataDirProbe, mp3StallProbe, preHijackProbe, framingProbe, takeoverProbe, enumerationProbe, accountDataProbe, passwordsProbe,
   originsProbe, headersProbe, hostsProbe, waitlistProbe, doctorProbe,
 ];

@@ -8,11 +8,12 @@ export const waitlistProbe: Probe = {
   group: 'waitlist',
   items: [12],
   async run({ target, tries }) {
-    const email = uniqueEmail('invitee');
-    const { access } = await signUp(target.url, email, 'correct horse battery 1');
     const redeemed: (boolean | null)[] = [];
     const logged: boolean[] = [];
     for (let i = 0; i < tries; i++) {
+      // A new player each time: one redemption per account is all a made-up token would ever need.
+      const email = uniqueEmail('invitee');
+      const { access } = await signUp(target.url, email, 'correct horse battery 1');
       const token = randomBytes(16).toString('hex');
       const res = await fetch(`${target.url}/marketing/waitlist_redeem`, {
         method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${access ?? ''}` },
