@@ -55,8 +55,8 @@ export async function startTarget(root: string, env: Record<string, string> = {}
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`the server in ${root} did not start in 180 s:\n${output.join('').slice(-2000)}`));
-    }, 180_000);
+      reject(new Error(`the server in ${root} did not start in 600 s:\n${output.join('').slice(-2000)}`));
+    }, 600_000);
     child.stdout.on('data', (d: Buffer) => {
       output.push(d.toString());
       const m = /"url":"(http:\/\/[^"]+)"/.exec(d.toString());
