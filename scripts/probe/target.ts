@@ -68,6 +68,7 @@ export async function startTarget(root: string, env: Record<string, string> = {}
     child.stderr.on('data', (d: Buffer) => output.push(d.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);
+      rmSync(base, { recursive: true, force: true });
       reject(new Error(`the server in ${root} exited (${code}) before serving:\n${output.join('').slice(-2000)}`));
     });
   });
