@@ -49,7 +49,10 @@ export async function startTarget(root: string, env: Record<string, string> = {}
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    // A server still busy with an attack's backlog (an older one decoding queued MP3s) may take minutes to drain.
+    const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
     await exited;
+    clearTimeout(kill);
     rmSync(base, { recursive: true, force: true });
   };
   const url = await new Promise<string>((resolve, reject) => {
