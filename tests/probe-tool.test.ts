@@ -27,9 +27,9 @@ it('every probe group runs, tries its attacks and sees each refused', async () =
   expect(rows.filter((r) => r.attack.startsWith('probe failed'))).toEqual([]);
   for (const r of rows) {
     expect(r.tries, r.attack).toBeGreaterThan(0);
-    // Two rounds cannot time known against unknown addresses above a busy machine's noise: those rows are run, not
-    // judged, here (the enumeration test times 16 rounds; docs/hardening-probes.md, 50).
-    if (r.attack.includes('told apart by time')) continue;
+    // Timings at 2 tries are below a busy machine's noise: those rows are run, not judged, here (the enumeration and
+    // mp3 stall tests judge them with enough rounds; docs/hardening-probes.md has the 50-try figures).
+    if (r.attack.includes('told apart by time') || r.item === 2) continue;
     expect(r.held, r.attack).toBe(0);
     expect(r.refused, r.attack).toBe(r.tries);
   }
