@@ -35,7 +35,12 @@ export function useCaptionRoom(screen: RefObject<HTMLElement | null>, middle: Re
       root.style.removeProperty('--portrait-w');
       if (!phone.matches) return;
       const portrait = root.querySelector('.visuals__character');
-      const usual = portrait ? portrait.getBoundingClientRect().width : 0;
+      // No character shown (a battle, a moment without one): no face to keep clear of, the captions take the room.
+      if (!portrait) {
+        root.style.setProperty('--portrait-w', '0px');
+        return;
+      }
+      const usual = portrait.getBoundingClientRect().width;
       const pad = getComputedStyle(box);
       const room = box.clientHeight - parseFloat(pad.paddingTop) - parseFloat(pad.paddingBottom);
       const width = portraitWidthFor(room, captions.scrollHeight, usual);
@@ -48,8 +53,9 @@ export function useCaptionRoom(screen: RefObject<HTMLElement | null>, middle: Re
       for (const el of [box, captions, ...captions.children]) observer.observe(el);
       fit();
     };
+    // New lines, and the character's picture coming or going.
     const mutations = new MutationObserver(watch);
-    mutations.observe(captions, { childList: true, subtree: true, characterData: true });
+    mutations.observe(root, { childList: true, subtree: true, characterData: true });
     watch();
     phone.addEventListener('change', fit);
     return () => {
