@@ -1,14 +1,15 @@
 // Measures what a player can read and tap on the page as it is drawn: every visible control at least 44 x 44 px,
 // every visible letter at least 12 px tall (its font size times the scale it is drawn at), no control or text hidden
 // under something that is not a full-screen overlay, and no caption or notification over the character's face (the
-// upper 60% of the picture as drawn: the stories' portraits centre the head).
+// upper 60% of the picture as drawn: the stories' portraits centre the head), and no caption cut short: each reads
+// whole without scrolling a box inside the screen (no scroll bar, no ellipsis, no hidden overflow).
 // Used by the phone layout test; the rules are the issue's goal for phones (360x640 and 390x844).
 import type { Page } from 'playwright-core';
 
 export const MIN_TAP_PX = 44;
 export const MIN_TEXT_PX = 12;
 
-export type LayoutViolation = { rule: 'tap' | 'text' | 'covered' | 'face' | 'overflow'; what: string; detail: string };
+export type LayoutViolation = { rule: 'tap' | 'text' | 'covered' | 'face' | 'overflow' | 'cut'; what: string; detail: string };
 
 /** Runs in the page: returns every violation of the rules above, each naming its element. */
 function probe(limits: { tap: number; text: number }): LayoutViolation[] {
@@ -45,7 +46,9 @@ function probe(limits: { tap: number; text: number }): LayoutViolation[] {
   const controls = [...document.querySelectorAll('button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], [tabindex="0"]')]
     .filter((el) => shown(el));
   for (const el of controls) {
-    const r = el.getBoundingClientRect();
+    // A radio or checkbox is tapped through its label: the label is the target measured.
+    const target = el.matches('input[type="radio"], input[type="checkbox"]') ? el.closest('label') ?? el : el;
+    const r = target.getBoundingClientRect();
     if (!inView(r)) continue;
     // A link inside running text is exempt (WCAG 2.5.8's inline exception).
     if (el.tagName === 'A' && getComputedStyle(el).display === 'inline' && el.parentElement?.tagName === 'P') continue;
@@ -57,7 +60,7 @@ function probe(limits: { tap: number; text: number }): LayoutViolation[] {
     if (hit === 'layer') continue;
     if (hit instanceof Element) out.push({ rule: 'covered', what: name(el), detail: `under ${name(hit)}` });
     if (r.width < limits.tap - 0.5 || r.height < limits.tap - 0.5) {
-      out.push({ rule: 'tap', what: name(el), detail: `${r.width.toFixed(0)}x${r.height.toFixed(0)} px` });
+      out.push({ rule: 'tap', what: name(target), detail: `${r.width.toFixed(0)}x${r.height.toFixed(0)} px` });
     }
   }
 
@@ -95,6 +98,16 @@ function probe(limits: { tap: number; text: number }): LayoutViolation[] {
     if (px < limits.text - 0.05) out.push({ rule: 'text', what: name(el), detail: `${px.toFixed(1)} px` });
     // Text that runs off the screen sideways cannot be read.
     for (const r of rects) if (r.right > vw + 1 || r.left < -1) out.push({ rule: 'overflow', what: name(el), detail: `text at x ${r.left.toFixed(0)}..${r.right.toFixed(0)} of ${vw}` });
+  }
+
+  // The captions and everything in them show all their content: a box that scrolls or clips (its content taller or
+  // wider than the box) hides part of a line the player must read.
+  for (const el of document.querySelectorAll('.captions, .captions *')) {
+    if (!shown(el)) continue;
+    const s = getComputedStyle(el);
+    const tall = el.scrollHeight - el.clientHeight > 1 && s.overflowY !== 'visible';
+    const wide = el.scrollWidth - el.clientWidth > 1 && s.overflowX !== 'visible';
+    if (tall || wide) out.push({ rule: 'cut', what: name(el), detail: `shows ${el.clientWidth}x${el.clientHeight} px of ${el.scrollWidth}x${el.scrollHeight}` });
   }
 
   // The face: the upper 60% of the character's picture as drawn (object-fit: contain centres it in its box).

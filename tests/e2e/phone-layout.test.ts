@@ -1,7 +1,8 @@
 // The game on a phone: The Lantern Keeper played by typing at 390x844, each screen and overlay it reaches measured at
 // 390x844 and 360x640 (the page resized in place): tap targets at least 44 px, text at least 12 px, no control or text
-// hidden under another, no caption over the character's face (layout-probe.ts); axe-core on the in-game screen and
-// the menu. Real server (PGlite), real web build, real Chromium. ~60-120 s on the shared 2-core machine.
+// hidden under another, no caption over the character's face or cut short (layout-probe.ts); axe-core on the in-game
+// screen and the menu. The account pages (settings, feedback, profile) get the same measures. Real server (PGlite),
+// real web build, real Chromium. ~60-120 s on the shared 2-core machine.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, describeSerious } from './axe.js';
@@ -84,6 +85,19 @@ describe('the game on a phone', { timeout: 240_000 }, () => {
     await page.waitForTimeout(600); // its card turns in (500 ms); it stays 5000 ms
     found.push(...await measure(page, 'award'));
 
+    expect(found.join('\n')).toBe('');
+  });
+
+  it('the account pages are readable and tappable at 390x844 and 360x640', async () => {
+    const account = await signUp(h.url);
+    const page = await h.newPage({ signedInAs: account, viewport: PHONE });
+    const found: string[] = [];
+    for (const [path, ready] of [['/settings', 'Settings'], ['/share-feedback', 'Share feedback'], ['/my-profile', 'My profile']] as const) {
+      await page.goto(`${h.url}${path}`);
+      await page.getByRole('heading', { level: 1, name: ready }).waitFor();
+      await page.waitForLoadState('networkidle');
+      found.push(...await measure(page, path));
+    }
     expect(found.join('\n')).toBe('');
   });
 });

@@ -1,7 +1,8 @@
 // `npm run screenshots`: every screen registered in tests/e2e/shots/*.ts, at 360x640 (small), 390x844 (phone) and 1440x900
 // (desktop),
 // against a real server with the fixture stories, into SCREENSHOTS_DIR (default .tmp/screenshots/). Open the PNGs and
-// look. `npm run screenshots -- browse login` takes only the shots whose name contains one of the words.
+// look. `npm run screenshots -- browse login` takes only the shots whose name contains one of the words; a word
+// starting with '=' takes the shot of exactly that name (`=game-won` and not game-won-ticket).
 //
 // A shot module exports `shots: Shot[]`; a shot gets a fresh page (signed in when it asks) and leaves it showing the
 // screen to capture. Add a file per feature (shots/catalogue.ts, shots/game.ts...) rather than editing others'.
@@ -48,7 +49,8 @@ export async function settle(page: Page): Promise<void> {
 
 async function main(): Promise<void> {
   const words = process.argv.slice(2);
-  const shots = (await loadShots()).filter((s) => words.length === 0 || words.some((w) => s.name.includes(w)));
+  const picks = (name: string, w: string) => (w.startsWith('=') ? name === w.slice(1) : name.includes(w));
+  const shots = (await loadShots()).filter((s) => words.length === 0 || words.some((w) => picks(s.name, w)));
   mkdirSync(OUT, { recursive: true });
   const harness = await startHarness();
   const written: string[] = [];
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
           process.stderr.write(`screenshot ${shot.name} (${viewport}) failed: ${(e as Error).message}\n`);
           process.exitCode = 1;
         } finally {
-          await page.context().close();
+          await page.context().close().catch(() => undefined);
         }
       }
     }

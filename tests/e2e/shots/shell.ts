@@ -54,6 +54,15 @@ export const shots: Shot[] = [
     },
   },
   {
+    name: 'signup',
+    setup: async (page, { harness }) => {
+      await page.goto(`${harness.url}/login`);
+      await page.getByRole('button', { name: 'Use a password instead' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Sign Up' }).click();
+      await page.getByRole('dialog', { name: 'Create your Looptale account' }).waitFor();
+    },
+  },
+  {
     name: 'signup-invite',
     setup: async (page, { harness }) => {
       await page.goto(`${harness.url}/signup?invite_token=invite-123`);

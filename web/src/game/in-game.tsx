@@ -13,11 +13,15 @@ import { GameMenu } from './game-menu.js';
 import { GAME_TEXT } from './game-text.js';
 import { mediaUrl } from './media.js';
 import { AwardOverlay, ForgingOverlay } from './moment-overlays.js';
+import { useCaptionRoom } from './use-caption-room.js';
 import { Visuals } from './visuals.js';
 import './in-game.css';
 
 export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const screenRef = useRef<HTMLElement>(null);
+  const middleRef = useRef<HTMLDivElement>(null);
+  useCaptionRoom(screenRef, middleRef);
   const v = m.view;
   const storyId = v?.blueprint_story_id ?? '';
   const indicator = indicatorOf(m);
@@ -58,7 +62,7 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
   const characters = v && !v.do_not_display_character ? v.character_image_details.map((d) => mediaUrl(storyId, d.media_url)).filter((u): u is string => !!u) : [];
 
   return (
-    <section className="in-game" aria-label={v?.moment_name ?? ''} data-moment-type={v?.moment_type}>
+    <section ref={screenRef} className="in-game" aria-label={v?.moment_name ?? ''} data-moment-type={v?.moment_type}>
       <Visuals places={places} characters={characters} speaking={m.speaking.speaking} />
       <header className="in-game__top">
         <p className="in-game__moment"><span>{v?.moment_type}</span> {v?.moment_name}</p>
@@ -66,7 +70,7 @@ export function InGame({ session, m }: { session: GameSession; m: PlayModel }) {
         {indicator ? <p className={`battle-indicator battle-indicator--${indicator.toLowerCase()}`} data-testid="battle-indicator" role="status">{indicator}</p> : null}
         {opponents.length ? <CardFan cards={opponents} flipped label="Opponents" /> : null}
       </header>
-      <div className="in-game__middle">
+      <div ref={middleRef} className="in-game__middle">
         <Captions m={m} speaker={v ? speakerName(v) : null} onChoice={(text) => session.say(text)} />
       </div>
       <footer className="in-game__bottom">

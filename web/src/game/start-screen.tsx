@@ -23,7 +23,9 @@ export function StartScreen({ session, m, language }: { session: GameSession; m:
       {bg ? <img className="start-screen__art" src={bg} alt="" /> : null}
       <div className="start-screen__shade" aria-hidden="true" />
       <div className="start-screen__content">
-        <p className="start-screen__date" aria-label={date} data-testid="moment-date">
+        {/* The date arrives letter by letter; a screen reader reads it whole from the hidden copy. */}
+        <p className="start-screen__date" data-testid="moment-date">
+          <span className="visually-hidden">{date}</span>
           {[...date].map((ch, i) => (
             <span key={i} aria-hidden="true" style={{ animationDelay: `${i * 35}ms` }}>{ch}</span>
           ))}
