@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerStory } from '../engine/schema/player.js';
 import { Api, GameSocket } from '../cli/lib/game-client.js';
 import { encodeMp3, loadMp3Encoder } from '../server/voice/mp3.js';
+import { p99, readCatalogue } from '../scripts/probe/mp3-stall.js';
 import { spawnServer, type ServerProcess } from './helpers/server-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -48,24 +49,6 @@ afterAll(async () => {
   await srv?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-const p99 = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)] ?? Infinity;
-};
-
-/** GET /api/stories one after another until `until` resolves; each request's milliseconds. */
-async function readCatalogue(api: Api, until: Promise<unknown>): Promise<number[]> {
-  let done = false;
-  void until.finally(() => (done = true));
-  const times: number[] = [];
-  while (!done) {
-    const t = performance.now();
-    await api.request('GET', '/api/stories');
-    times.push(performance.now() - t);
-  }
-  return times;
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

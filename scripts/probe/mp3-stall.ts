@@ -24,13 +24,13 @@ async function longRecording(): Promise<Uint8Array> {
   return encodeMp3(samples, rate, 8);
 }
 
-const p99 = (xs: number[]): number => {
+export const p99 = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)] ?? Infinity;
 };
 
 /** GET /api/stories one after another until `until` settles; each request's milliseconds. */
-async function readCatalogue(api: Api, until: Promise<unknown>): Promise<number[]> {
+export async function readCatalogue(api: Api, until: Promise<unknown>): Promise<number[]> {
   let done = false;
   void until.finally(() => (done = true));
   const times: number[] = [];
