@@ -13,8 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerStory } from '../engine/schema/player.js';
 import { Api, GameSocket } from '../cli/lib/game-client.js';
-import { encodeMp3, loadMp3Encoder } from '../server/voice/mp3.js';
-import { p99, readCatalogue } from '../scripts/probe/mp3-stall.js';
+import { longRecording, p99, readCatalogue } from '../scripts/probe/mp3-stall.js';
 import { spawnServer, type ServerProcess } from './helpers/server-process.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -23,19 +22,6 @@ const dataDir = mkdtempSync(join(tmpdir(), 'looptale-mp3-stall-'));
 let srv: ServerProcess;
 let storyId = '';
 let longMp3: Uint8Array = new Uint8Array();
-
-/** 2,000 s of noise at 8 kHz, 8 kbps: about 2 MB, under the 2 MiB frame limit. */
-async function longRecording(): Promise<Uint8Array> {
-  await loadMp3Encoder();
-  const rate = 8000;
-  const samples = new Int16Array(rate * 2000);
-  let x = 1;
-  for (let i = 0; i < samples.length; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) & 0x7fffffff;
-    samples[i] = ((x >> 16) - 16384) >> 2;
-  }
-  return encodeMp3(samples, rate, 8);
-}
 
 beforeAll(async () => {
   [srv, longMp3] = await Promise.all([

@@ -11,8 +11,8 @@ import { encodeMp3, loadMp3Encoder } from '../../server/voice/mp3.js';
 import { uniqueEmail } from './auth-client.js';
 import { tally, type Probe } from './types.js';
 
-/** 2,000 s of noise at 8 kHz, 8 kbps. */
-async function longRecording(): Promise<Uint8Array> {
+/** 2,000 s of noise at 8 kHz, 8 kbps: about 2 MB, under the 2 MiB frame limit. */
+export async function longRecording(): Promise<Uint8Array> {
   await loadMp3Encoder();
   const rate = 8000;
   const samples = new Int16Array(rate * 2000);
