@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GameController } from '../engine/client/game-screen/controller.js';
+import { LocalHost } from '../engine/client/host/local-host.js';
+import { describeStartErrors } from '../engine/client/host/local-start.js';
+import { playSteps } from '../engine/client/host/test-driver.js';
+import { SeededRandom } from '../engine/random.js';
 import type { PlayerStory } from '../engine/schema/player.js';
+import { Story } from '../engine/story/format.js';
 import { parsePlan } from '../engine/story/testplan.js';
 import { Api, GameSocket } from '../cli/lib/game-client.js';
 import { runPlanRemote } from '../cli/lib/remote-plan.js';
@@ -285,4 +291,34 @@ describe('authoring API', () => {
     expect((await srv.services.game.playerStoryOwner(run2.id))?.story_version).toBe(2);
     expect((await srv.services.game.playerStoryOwner(run.id))?.story_version).toBe(1);
   }, 120_000);
+
+  it("plays the draft as a story maker's test run on the local host: it wins, and the server counts no run, rank or ticket", async () => {
+    const { id, file } = await newStory(users.owner);
+    await ok('POST', `/api/authoring/stories/${id}/publish`, users.owner, { base_revision: 0 });
+    // The draft moves on past the published version: the test run plays the draft.
+    const quay = momentNamed(file, 'Nell at the Quay');
+    await ok('POST', `/api/authoring/stories/${id}/changes`, users.owner, { base_revision: 0, changes: [{ op: 'set', path: ['moments', quay.id, 'name'], value: { en: 'Nell on the Quay (draft)' } }] });
+    const draft = await ok<DraftBody>('GET', `/api/authoring/stories/${id}/draft`, users.owner);
+    const story = Story.parse(draft.document);
+    let t = Date.UTC(2026, 0, 1);
+    const started = LocalHost.start(story, {}, { now: () => (t += 5000) });
+    if (!started.ok) throw new Error(describeStartErrors(started.errors));
+    const run = started.host.state.run;
+    if (!run) throw new Error('no run');
+    expect(run.is_story_maker).toBe(true);
+    const ids = new SeededRandom(7);
+    const ctrl = new GameController(started.host, run, story.name, { language: 'english', time: { mode: 'instant' }, newId: () => ids.uuid() });
+    const text = readFileSync(join(import.meta.dirname, '../fixtures/stories/lantern-keeper/win.en.testplan'), 'utf8').replace('expect moment Nell at the Quay', 'expect moment Nell on the Quay (draft)');
+    const plan = parsePlan(text);
+    if (!plan.ok) throw new Error(plan.error);
+    const played = await playSteps(ctrl, plan.steps);
+    expect(played.failure).toBeNull();
+    expect(played.status).toBe('loopStatusWon');
+    // Nothing of it reached the server: no run, no best rank, no ticket for the author.
+    expect(await ok('GET', `/api/stories/${id}/launch`, users.owner)).toMatchObject({ state: 'FRESH', runs: 0, best_rank: null });
+    expect(await ok<unknown[]>('GET', '/api/tickets', users.owner)).toEqual([]);
+    // And the server starts no story-maker run: the run request has no such field.
+    const r = await call('POST', '/api/player-stories', users.owner, { blueprint_story_id: id, language: 'english', story_maker: { persist_items: true, persist_characters: true } });
+    expect(r.status).toBe(400);
+  });
 });
