@@ -2,14 +2,15 @@
 // every visible letter at least 12 px tall (its font size times the scale it is drawn at), no control or text hidden
 // under something that is not a full-screen overlay, and no caption or notification over the character's face (the
 // upper 60% of the picture as drawn: the stories' portraits centre the head), and no caption cut short: each reads
-// whole without scrolling a box inside the screen (no scroll bar, no ellipsis, no hidden overflow).
+// whole without scrolling a box inside the screen (no scroll bar, no ellipsis, no hidden overflow), no notification over
+// a card's picture (the faces of the hand and the opponents), and no card of a fan off the screen.
 // Used by the phone layout test; the rules are the issue's goal for phones (360x640 and 390x844).
 import type { Page } from 'playwright-core';
 
 export const MIN_TAP_PX = 44;
 export const MIN_TEXT_PX = 12;
 
-export type LayoutViolation = { rule: 'tap' | 'text' | 'covered' | 'face' | 'overflow' | 'cut'; what: string; detail: string };
+export type LayoutViolation = { rule: 'tap' | 'text' | 'covered' | 'face' | 'overflow' | 'cut' | 'offscreen'; what: string; detail: string };
 
 /** Runs in the page: returns every violation of the rules above, each naming its element. */
 function probe(limits: { tap: number; text: number }): LayoutViolation[] {
@@ -40,6 +41,10 @@ function probe(limits: { tap: number; text: number }): LayoutViolation[] {
     if (layer && !layer.contains(el) && layer !== fullLayer(el)) return 'layer';
     // The same widget (a label over its input, a card's parts) is not a cover.
     if (hit.closest('label')?.contains(el)) return 'self';
+    // The cards of one fan overlap by design (game spec §9) and open on hover or focus: a card under its neighbour is
+    // not a cover. A card under another fan's card is.
+    const row = el.closest('.card-fan__row');
+    if (row && hit.closest('.card-fan__row') === row) return 'self';
     return hit;
   };
 
@@ -96,8 +101,14 @@ function probe(limits: { tap: number; text: number }): LayoutViolation[] {
     }
     const px = parseFloat(getComputedStyle(el).fontSize) * scale;
     if (px < limits.text - 0.05) out.push({ rule: 'text', what: name(el), detail: `${px.toFixed(1)} px` });
-    // Text that runs off the screen sideways cannot be read.
-    for (const r of rects) if (r.right > vw + 1 || r.left < -1) out.push({ rule: 'overflow', what: name(el), detail: `text at x ${r.left.toFixed(0)}..${r.right.toFixed(0)} of ${vw}` });
+    // Text that runs off the screen sideways cannot be read (text its box clips, with an ellipsis, is drawn only inside
+    // the box).
+    const clips = ['hidden', 'clip'].includes(getComputedStyle(el).overflowX);
+    const box = el.getBoundingClientRect();
+    for (const t of rects) {
+      const r = clips ? { left: Math.max(t.left, box.left), right: Math.min(t.right, box.right) } : t;
+      if (r.right > vw + 1 || r.left < -1) out.push({ rule: 'overflow', what: name(el), detail: `text at x ${r.left.toFixed(0)}..${r.right.toFixed(0)} of ${vw}` });
+    }
   }
 
   // The captions and everything in them show all their content: a box that scrolls or clips (its content taller or
@@ -108,6 +119,29 @@ function probe(limits: { tap: number; text: number }): LayoutViolation[] {
     const tall = el.scrollHeight - el.clientHeight > 1 && s.overflowY !== 'visible';
     const wide = el.scrollWidth - el.clientWidth > 1 && s.overflowX !== 'visible';
     if (tall || wide) out.push({ rule: 'cut', what: name(el), detail: `shows ${el.clientWidth}x${el.clientHeight} px of ${el.scrollWidth}x${el.scrollHeight}` });
+  }
+
+  // A card of a fan runs off the screen: the player cannot see or tap all of it.
+  for (const el of document.querySelectorAll('.game-card')) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.left < -1 || r.right > vw + 1 || r.top < -1 || r.bottom > vh + 1) {
+      out.push({ rule: 'offscreen', what: name(el), detail: `at x ${r.left.toFixed(0)}..${r.right.toFixed(0)}, y ${r.top.toFixed(0)}..${r.bottom.toFixed(0)} of ${vw}x${vh}` });
+    }
+  }
+
+  // A notification over a card's picture (the hand's and the opponents' faces).
+  for (const note of document.querySelectorAll('.notification')) {
+    if (!shown(note)) continue;
+    const n = note.getBoundingClientRect();
+    for (const art of document.querySelectorAll('.game-card__art')) {
+      if (!shown(art)) continue;
+      const r = art.getBoundingClientRect();
+      const dx = Math.min(r.right, n.right) - Math.max(r.left, n.left);
+      const dy = Math.min(r.bottom, n.bottom) - Math.max(r.top, n.top);
+      const card = art.closest('.game-card') ?? art;
+      if (dx > 4 && dy > 4) out.push({ rule: 'face', what: name(note), detail: `over the picture of ${name(card)} by ${dx.toFixed(0)}x${dy.toFixed(0)} px` });
+    }
   }
 
   // The face: the upper 60% of the character's picture as drawn (object-fit: contain centres it in its box).

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, describeSerious } from './axe.js';
-import { LANTERN, LANTERN_WIN, openGame, settle, typeLine } from './game-driver.js';
+import { CLOCKWORK, CLOCKWORK_ASSEMBLE_AT, CLOCKWORK_BATTLE_AT, CLOCKWORK_WIN, LANTERN, LANTERN_WIN, openGame, playPlan, settle, typeLine } from './game-driver.js';
 import { type Harness, PHONE, signUp, SMALL_PHONE, startHarness } from './harness.js';
 import { describeLayout, layoutViolations } from './layout-probe.js';
 
@@ -26,8 +26,11 @@ async function accessibility(page: Page, where: string): Promise<string[]> {
   return serious ? [`${where}: axe: ${serious}`] : [];
 }
 
-/** Measures the screen at both phone sizes (the layout redrawn after each resize); returns the violations as lines. */
-async function measure(page: Page, where: string): Promise<string[]> {
+/**
+ * Measures the screen at both phone sizes (the layout redrawn after each resize), then returns to `home`; returns the
+ * violations as lines.
+ */
+async function measure(page: Page, where: string, home: { width: number; height: number } = PHONE): Promise<string[]> {
   const lines: string[] = [];
   for (const size of [PHONE, SMALL_PHONE]) {
     await page.setViewportSize(size);
@@ -36,7 +39,7 @@ async function measure(page: Page, where: string): Promise<string[]> {
     const found = describeLayout(`${where} at ${size.width}x${size.height}`, await layoutViolations(page));
     if (found) lines.push(found);
   }
-  await page.setViewportSize(PHONE);
+  await page.setViewportSize(home);
   return lines;
 }
 
@@ -86,6 +89,86 @@ describe('the game on a phone', { timeout: 240_000 }, () => {
     found.push(...await measure(page, 'award'));
 
     expect(found.join('\n')).toBe('');
+  });
+
+  it('a run played to its battle at 360x640: Assemble and the battle keep their caption whole, no card off the screen, no notification over a face', async () => {
+    const account = await signUp(h.url);
+    const page = await h.newPage({ signedInAs: account, viewport: SMALL_PHONE });
+    const found: string[] = [];
+    await openGame(page, h.url, CLOCKWORK, { via: 'api' });
+    await playPlan(page, CLOCKWORK_WIN.slice(0, CLOCKWORK_ASSEMBLE_AT));
+    await page.locator('[data-testid="assemble-banner"]').waitFor();
+    await settle(page);
+    found.push(...await measure(page, 'assemble', SMALL_PHONE));
+
+    // The team named: a perfect answer's notification (3 s) shows over the Assemble moment when the page keeps up.
+    const team = CLOCKWORK_WIN[CLOCKWORK_ASSEMBLE_AT];
+    if (typeof team !== 'string') throw new Error('the Assemble step is not a line');
+    await typeLine(page, team);
+    if (await page.locator('[data-testid="notification"]').waitFor({ timeout: 3000 }).then(() => true, () => false)) {
+      found.push(...await measure(page, 'assemble with a notification', SMALL_PHONE));
+    }
+
+    await settle(page);
+    await page.locator('[data-testid="battle-indicator"]').waitFor();
+    await page.locator('[data-testid="caption-character"]').waitFor();
+    await page.setViewportSize(SMALL_PHONE);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // The opponent's line reads whole at 360x640: all of it inside the screen and inside its box's visible part.
+    const caption = await page.evaluate(() => {
+      const el = document.querySelector('[data-testid="caption-character"]');
+      const box = document.querySelector('.captions');
+      if (!el || !box) return 'no caption';
+      const r = el.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      const inside = r.height > 20 && r.top >= Math.max(0, b.top) - 1 && r.bottom <= Math.min(innerHeight, b.bottom) + 1;
+      return inside ? 'whole' : `caption at y ${r.top.toFixed(0)}..${r.bottom.toFixed(0)}, its box shows y ${b.top.toFixed(0)}..${b.bottom.toFixed(0)}`;
+    });
+    if (caption !== 'whole') found.push(`battle at 360x640: the opponent's line does not read whole: ${caption}`);
+    found.push(...await measure(page, 'battle', SMALL_PHONE));
+
+    // Near the answer box's limit, its count of characters left ('200 characters left', the longest) reads on one line.
+    const input = page.locator('[data-testid="typed-input"]');
+    await input.fill('x'.repeat(1800));
+    const counter = page.locator('[data-testid="answer-counter"]');
+    for (const size of [PHONE, SMALL_PHONE]) {
+      await page.setViewportSize(size);
+      const lines = await counter.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+      if (lines !== 1) found.push(`answer counter at ${size.width}x${size.height}: "${await counter.textContent()}" on ${lines} lines`);
+    }
+    await input.fill('');
+
+    await playPlan(page, CLOCKWORK_WIN.slice(CLOCKWORK_BATTLE_AT, CLOCKWORK_BATTLE_AT + 1));
+    await page.locator('[data-testid="battle-indicator"]', { hasText: 'DEFEND' }).waitFor();
+    found.push(...await measure(page, 'battle, defend', SMALL_PHONE));
+    expect(found.join('\n')).toBe('');
+  });
+
+  it('the public catalogue scrolled at 360x640: the hero headline does not show through the sticky top bar', async () => {
+    const page = await h.newPage({ viewport: SMALL_PHONE, deviceScaleFactor: 1 });
+    await page.goto(`${h.url}/browse`);
+    await page.getByRole('heading', { level: 1, name: 'Stories you play with your voice' }).waitFor();
+    // Scrolled until the headline's first line is under the bar.
+    await page.evaluate(() => window.scrollTo(0, (document.getElementById('hero-title')?.getBoundingClientRect().top ?? 0) - 16));
+    // The bar as drawn with the headline under it, then with the headline hidden: the same pixels if the bar hides it.
+    const bar = await page.locator('.top-bar').boundingBox();
+    if (!bar) throw new Error('no top bar');
+    const title = await page.locator('#hero-title').boundingBox();
+    expect(title && title.y < bar.y + bar.height && title.y + title.height > bar.y).toBe(true);
+    const clip = { x: 0, y: 0, width: bar.width, height: bar.height - 1 };
+    const shot = async () => {
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return page.screenshot({ clip, animations: 'disabled' });
+    };
+    await page.addStyleTag({ content: '.hero-carousel, .catalogue-hero__art { visibility: hidden !important; }' });
+    const withTitle = await shot();
+    await page.addStyleTag({ content: '#hero-title { visibility: hidden !important; }' });
+    const without = await shot();
+    expect(withTitle.equals(without)).toBe(true);
   });
 
   it('the account pages are readable and tappable at 390x844 and 360x640', async () => {

@@ -1,5 +1,6 @@
 // A fan of cards (game spec §9): the player's characters and items at the bottom, opponents flipped at the top. Cards
-// overlap; on hover the fan opens so neighbours overlap by at most 40 px or 15% of a card's width (the smaller), and
+// overlap; on hover the fan opens so neighbours overlap by at most 40 px or 15% of a card's width (the smaller; less
+// where the open fan would leave the screen, a tapped card on a phone keeping its hover), and
 // below 800 px of container width the whole fan scales down, never under 0.75 (a card's text stays 12 px or more as
 // drawn): a slot too narrow for its cards at that scale overlaps them more instead. Each card tilts (TiltCard).
 import { type CSSProperties, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
@@ -17,6 +18,8 @@ export const CLOSED_OVERLAP = 0.45;
 export const MAX_OVERLAP = 0.8;
 export const OPEN_OVERLAP_PX = Math.min(40, 0.15 * CARD_WIDTH);
 const FAN_DEG = 5;
+/** The open fan stays this far inside the screen's edges. */
+const SCREEN_MARGIN_PX = 4;
 
 export type FanCard = {
   id: string;
@@ -58,9 +61,20 @@ export function fitOverlap(slotWidth: number, n: number, scale: number): number 
   return Math.min(MAX_OVERLAP, Math.max(CLOSED_OVERLAP, 1 - visible));
 }
 
+/**
+ * How far the open fan moves its cards apart (unscaled px, per card from the middle): to the spec's overlap, or less
+ * when the open fan would run off the screen (`room`: px from the fan's middle to the nearer screen edge).
+ */
+export function fitSpread(n: number, scale: number, overlap: number, room: number): number {
+  const wanted = Math.max(0, overlap * CARD_WIDTH - OPEN_OVERLAP_PX);
+  if (n < 2) return wanted;
+  const spare = room - (scale * fanRowWidth(n, overlap)) / 2;
+  return Math.max(0, Math.min(wanted, (2 * spare) / ((n - 1) * scale)));
+}
+
 export function CardFan({ cards, flipped = false, label, empty }: { cards: readonly FanCard[]; flipped?: boolean; label: string; empty?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [fit, setFit] = useState({ scale: 1, overlap: CLOSED_OVERLAP });
+  const [fit, setFit] = useState({ scale: 1, overlap: CLOSED_OVERLAP, spread: CLOSED_OVERLAP * CARD_WIDTH - OPEN_OVERLAP_PX });
   const n = cards.length;
   useLayoutEffect(() => {
     const own = ref.current;
@@ -69,7 +83,11 @@ export function CardFan({ cards, flipped = false, label, empty }: { cards: reado
     const update = () => {
       const scale = fitScale(screen.clientWidth, own.clientWidth, n);
       const overlap = fitOverlap(own.clientWidth, n, scale);
-      setFit((f) => (f.scale === scale && f.overlap === overlap ? f : { scale, overlap }));
+      const o = own.getBoundingClientRect();
+      const middle = o.left + o.width / 2;
+      const room = Math.min(middle, document.documentElement.clientWidth - middle) - SCREEN_MARGIN_PX;
+      const spread = fitSpread(n, scale, overlap, room);
+      setFit((f) => (f.scale === scale && f.overlap === overlap && f.spread === spread ? f : { scale, overlap, spread }));
     };
     const ro = new ResizeObserver(update);
     ro.observe(screen);
@@ -77,19 +95,21 @@ export function CardFan({ cards, flipped = false, label, empty }: { cards: reado
     update();
     return () => ro.disconnect();
   }, [n]);
+  // A fan packed tighter than usual tilts its cards less: their tops lean out past the fan's ends by the tilt.
+  const tilt = FAN_DEG * Math.min(1, (1 - fit.overlap) / (1 - CLOSED_OVERLAP));
   return (
     <div
       ref={ref}
       className={`card-fan${flipped ? ' card-fan--flipped' : ''}${fit.scale < 0.9 ? ' card-fan--compact' : ''}`}
       role="list"
       aria-label={label}
-      style={{ '--fan-scale': fit.scale, '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-fit.overlap * CARD_WIDTH}px`, '--spread': `${fit.overlap * CARD_WIDTH - OPEN_OVERLAP_PX}px` } as CSSProperties}
+      style={{ '--fan-scale': fit.scale, '--fan-grow': 1 + Math.max(0, n - 1) * (1 - MAX_OVERLAP), '--card-w': `${CARD_WIDTH}px`, '--overlap-closed': `${-fit.overlap * CARD_WIDTH}px`, '--spread': `${fit.spread}px` } as CSSProperties}
     >
       <div className="card-fan__row">
         {n === 0 && empty ? <p className="card-fan__empty">{empty}</p> : null}
         {cards.map((c, i) => {
           const offset = i - (n - 1) / 2;
-          const rot = (flipped ? -1 : 1) * offset * FAN_DEG;
+          const rot = (flipped ? -1 : 1) * offset * tilt;
           return (
             <div
               key={c.id}

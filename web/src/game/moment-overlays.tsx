@@ -19,7 +19,8 @@ export function newDetails(text: string, details: readonly string[]): string[] {
 export function NotificationBanner({ m, onDismiss }: { m: PlayModel; onDismiss: () => void }) {
   const cur = m.notifications.current;
   const banner = m.notifications.banner;
-  if (!cur && !banner) return null;
+  // The live region stays in place (empty between notifications): a screen reader announces what appears in it, and the
+  // phone layout measures it (use-caption-room.ts).
   const shown = cur ? displayNotification(cur.notification) : null;
   const up = banner ? displayNotification(banner) : null;
   return (
