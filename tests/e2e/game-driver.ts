@@ -2,6 +2,7 @@
 // by tapping them, waits for the game to stop thinking, then types (or speaks) the next line. Shared by the game's
 // browser tests, the screenshots and the web bench.
 import type { Page } from 'playwright-core';
+import { describePage, watchPage } from './page-trail.js';
 
 export const LANTERN = '8b800bd3-b107-4b49-81d1-b7a4b8dcbc5a';
 export const CLOCKWORK = '31c3890e-98cb-4af6-a644-1b6025b829e7';
@@ -22,6 +23,7 @@ export async function subScreen(page: Page): Promise<Screen | null> {
  * started with ALLOW_RUN_SEED=true, makes the run's random draws, such as a battle's strikes, known in advance).
  */
 export async function openGame(page: Page, url: string, storyId: string, opts: { via?: 'launch' | 'api'; language?: 'english' | 'french'; seed?: number } = {}): Promise<string> {
+  watchPage(page);
   if (opts.via === 'api') {
     await page.goto(`${url}/browse`);
     const token = await page.evaluate(() => {
@@ -56,13 +58,17 @@ export async function openGame(page: Page, url: string, storyId: string, opts: {
 export async function settle(page: Page, opts: { pressStart?: boolean; timeoutMs?: number; skipEnding?: boolean } = {}): Promise<Screen> {
   const until = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
-    if (Date.now() > until) throw new Error(`the game did not settle (sub-screen ${await subScreen(page)})`);
+    if (Date.now() > until) throw new Error(`the game did not settle (sub-screen ${await subScreen(page)}): ${await describePage(page)}`);
     const screen = await subScreen(page);
     if (screen === 'game_won' || screen === 'game_lost') return screen;
     if (screen === 'start' || screen === 'end_of_moment') {
       if (opts.pressStart === false) return screen;
       const button = page.locator(screen === 'start' ? '.start-screen__start' : '.end-screen button');
-      if (await button.isEnabled().catch(() => false)) await button.click({ timeout: 5000 }).catch(() => undefined);
+      if (await button.isEnabled().catch(() => false)) {
+        await button.click({ timeout: 5000 }).catch((e: unknown) => {
+          if (process.env.GAME_E2E_DEBUG) process.stderr.write(`[game] pressing ${screen === 'start' ? 'Start' : 'Start next moment'} failed: ${String(e).split('\n')[0]}\n`);
+        });
+      }
       await page.waitForTimeout(100);
       continue;
     }
