@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './tests/setup/longest-first.js';
 
 export default defineConfig({
   test: {
@@ -7,5 +8,7 @@ export default defineConfig({
     globalSetup: ['tests/setup/postgres.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The slowest files first (tests/setup/file-durations.json): with two workers no long file is left to run alone.
+    sequence: { sequencer: LongestFirst },
   },
 });
