@@ -4,7 +4,7 @@
 import type { Page, WebSocket } from 'playwright-core';
 import { decodeClientFrame, decodeServerFrame } from '../../engine/protocol/codec.js';
 
-const KEEP = 40;
+const KEEP = 60;
 const trails = new WeakMap<Page, string[]>();
 
 function note(trail: string[], t0: number, text: string): void {
@@ -30,9 +30,17 @@ function serverFrame(payload: string | Buffer): string | null {
     const o = f.output;
     return `GAME_OUTPUT ${o.input_id.slice(0, 8)}${o.complete_the_moment ? ' complete' : ''} ${o.loop_status}`;
   }
-  if (f.type === 'AUDIO_ANSWER') return null; // many per reply; the outputs say enough
+  if (f.type === 'AUDIO_ANSWER') return `AUDIO_ANSWER ${f.header.input_id.slice(0, 8)} ${f.audio.length} B`;
   return f.type === 'ERROR_MESSAGE' ? `ERROR_MESSAGE ${JSON.stringify(f)}`.slice(0, 200) : f.type;
 }
+
+/** Adds a line of the driver's own (what it saw, what it pressed) to the page's trail. */
+export function notePage(page: Page, text: string): void {
+  const trail = trails.get(page);
+  if (trail) note(trail, starts.get(page) ?? Date.now(), text);
+}
+
+const starts = new WeakMap<Page, number>();
 
 /** Starts keeping the page's trail (once per page). */
 export function watchPage(page: Page): void {
@@ -40,6 +48,7 @@ export function watchPage(page: Page): void {
   const trail: string[] = [];
   trails.set(page, trail);
   const t0 = Date.now();
+  starts.set(page, t0);
   const api = (url: string): boolean => url.includes('/api/') || url.includes('/auth/');
   page.on('request', (r) => { if (api(r.url())) note(trail, t0, `-> ${r.method()} ${new URL(r.url()).pathname}`); });
   page.on('response', (r) => { if (api(r.url())) note(trail, t0, `<- ${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`); });
@@ -73,6 +82,7 @@ export async function describePage(page: Page): Promise<string> {
       recordButton: attr('[data-testid="record-button"]', 'data-state'),
       errorDialog: text('[data-testid="error-dialog"]'),
       connection: text('[data-testid="connection-overlay"]'),
+      audio: [...doc.querySelectorAll('[data-dialogue-audio] audio')].map((e) => e.getAttribute('data-state')),
       overlays: [...doc.querySelectorAll('[data-testid$="-overlay"], [data-game-dialog]')].map((e) => e.getAttribute('data-testid') ?? 'dialog'),
     };
   }).catch((e: unknown) => ({ unreadable: String(e) }));
