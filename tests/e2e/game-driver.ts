@@ -2,6 +2,7 @@
 // by tapping them, waits for the game to stop thinking, then types (or speaks) the next line. Shared by the game's
 // browser tests, the screenshots and the web bench.
 import type { Page } from 'playwright-core';
+import { describePage, notePage, watchPage } from './page-trail.js';
 
 export const LANTERN = '8b800bd3-b107-4b49-81d1-b7a4b8dcbc5a';
 export const CLOCKWORK = '31c3890e-98cb-4af6-a644-1b6025b829e7';
@@ -22,6 +23,7 @@ export async function subScreen(page: Page): Promise<Screen | null> {
  * started with ALLOW_RUN_SEED=true, makes the run's random draws, such as a battle's strikes, known in advance).
  */
 export async function openGame(page: Page, url: string, storyId: string, opts: { via?: 'launch' | 'api'; language?: 'english' | 'french'; seed?: number } = {}): Promise<string> {
+  watchPage(page);
   if (opts.via === 'api') {
     await page.goto(`${url}/browse`);
     const token = await page.evaluate(() => {
@@ -55,14 +57,27 @@ export async function openGame(page: Page, url: string, storyId: string, opts: {
  */
 export async function settle(page: Page, opts: { pressStart?: boolean; timeoutMs?: number; skipEnding?: boolean } = {}): Promise<Screen> {
   const until = Date.now() + (opts.timeoutMs ?? 60_000);
+  let seen = '';
+  const saw = (what: string): void => {
+    if (what !== seen) notePage(page, `driver: ${what}`);
+    seen = what;
+  };
   for (;;) {
-    if (Date.now() > until) throw new Error(`the game did not settle (sub-screen ${await subScreen(page)})`);
+    if (Date.now() > until) throw new Error(`the game did not settle (sub-screen ${await subScreen(page)}): ${await describePage(page)}`);
     const screen = await subScreen(page);
     if (screen === 'game_won' || screen === 'game_lost') return screen;
     if (screen === 'start' || screen === 'end_of_moment') {
       if (opts.pressStart === false) return screen;
       const button = page.locator(screen === 'start' ? '.start-screen__start' : '.end-screen button');
-      if (await button.isEnabled().catch(() => false)) await button.click({ timeout: 5000 }).catch(() => undefined);
+      saw(`${screen}, pressing ${screen === 'start' ? 'Start' : 'Start next moment'}`);
+      // A short probe: the screen can change between the read above and this one, and without a timeout Playwright
+      // waits 30 s for a button that is gone.
+      if (await button.isEnabled({ timeout: 1000 }).catch(() => false)) {
+        await button.click({ timeout: 5000 }).catch((e: unknown) => {
+          notePage(page, `driver: the press failed: ${String(e).split('\n')[0]}`);
+          if (process.env.GAME_E2E_DEBUG) process.stderr.write(`[game] pressing ${screen === 'start' ? 'Start' : 'Start next moment'} failed: ${String(e).split('\n')[0]}\n`);
+        });
+      }
       await page.waitForTimeout(100);
       continue;
     }
@@ -75,6 +90,7 @@ export async function settle(page: Page, opts: { pressStart?: boolean; timeoutMs
         // The complete moment's last line is skipped (SKIP), as a player in a hurry does: MOMENT COMPLETE comes sooner.
         const button = page.locator('[data-testid="record-button"]');
         const complete = await page.locator('[data-testid="game-screen"][data-moment-complete]').count() > 0;
+        saw(`in_game, ${complete ? 'the moment complete' : 'the answer not applied yet'}, record button ${await page.locator('[data-testid="record-button"]').getAttribute('data-state', { timeout: 1000 }).catch(() => null)}`);
         if (complete && opts.skipEnding !== false && (await button.getAttribute('data-state', { timeout: 1000 }).catch(() => null)) === 'GAME_SPEAKING'
           && (await button.isEnabled({ timeout: 1000 }).catch(() => false))) await button.click({ timeout: 2000 }).catch(() => undefined);
         await page.waitForTimeout(100);
@@ -88,6 +104,7 @@ export async function settle(page: Page, opts: { pressStart?: boolean; timeoutMs
       const overlays = await page.locator('[data-testid="award-overlay"], [data-testid="forging-overlay"]').count();
       if (state === 'IDLE' && overlays === 0) return screen;
       if (state === 'GAME_SPEAKING' && overlays === 0 && (await page.locator('[data-testid="record-button"]').isEnabled({ timeout: 1000 }).catch(() => false))) return screen;
+      saw(`in_game, record button ${state}, overlays ${overlays}`);
       if (process.env.GAME_E2E_DEBUG) process.stderr.write(`[game] waiting: ${state} overlays ${overlays}\n`);
     }
     await page.waitForTimeout(100);

@@ -110,7 +110,7 @@ export async function startVoiceHarness(opts: HarnessOptions = {}): Promise<Brow
     server = await spawnServer({
       SEED_STORIES: 'true', STORIES_DIR, DATA_DIR: dataDir, DEV_OUTBOX: 'true', AUTH_RATE_LIMIT_SCALE: '20', VOICE: 'on',
       POCKETSPHINX_TIMEOUT_MS: '60000', ...opts.env,
-    }, 60_000);
+    }); // spawnServer's default 120 s: on a busy machine this server (decoder, eSpeak) can take over a minute to start
   } catch (e) {
     rmSync(dataDir, { recursive: true, force: true });
     throw e;

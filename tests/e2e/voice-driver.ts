@@ -173,8 +173,8 @@ export async function untilIdle(page: Page, opts: { skip?: boolean; timeoutMs?: 
     if (screen !== 'in_game') throw new Error(`the run ended (${screen}) while waiting to speak`);
     const button = page.locator(STATE);
     const state = await recordState(page);
-    if (state === 'IDLE' && (await button.isEnabled().catch(() => false))) return;
-    if (state === 'GAME_SPEAKING' && opts.skip && (await button.isEnabled().catch(() => false))) await button.click({ timeout: 2000 }).catch(() => undefined);
+    if (state === 'IDLE' && (await button.isEnabled({ timeout: 1000 }).catch(() => false))) return;
+    if (state === 'GAME_SPEAKING' && opts.skip && (await button.isEnabled({ timeout: 1000 }).catch(() => false))) await button.click({ timeout: 2000 }).catch(() => undefined);
     if (Date.now() > until) {
       if (process.env.GAME_E2E_DEBUG) await page.screenshot({ path: join(tmpdir(), `looptale-voice-fail-${Date.now()}.png`) }).catch(() => undefined);
       throw new Error(`the record button stayed ${state} (sub-screen ${await subScreen(page)})`);
