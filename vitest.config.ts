@@ -8,8 +8,10 @@ export default defineConfig({
     globalSetup: ['tests/setup/postgres.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // The slowest files first (tests/setup/file-durations.json): with more than one worker (vitest's default is the
-    // cores less one: one on a 2-core machine; --maxWorkers=2 for two) no long file is left to run alone at the end.
+    // Two files at a time even on 2 cores (vitest's default there is one): the browser and voice files spend most of
+    // their time waiting on real-time audio, timers and sockets, not on the CPU.
+    maxWorkers: 2,
+    // The slowest files first (tests/setup/file-durations.json), so no long file is left to run alone at the end.
     sequence: { sequencer: LongestFirst },
   },
 });
