@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '../../engine/brain/decision.js';
 import type { ServerFrame } from '../../engine/protocol/frames.js';
-import { turnErrorCode } from '../../engine/protocol/turn-errors.js';
+import { turnErrorText } from '../../engine/protocol/turn-errors.js';
 import type { UserInput } from '../../engine/protocol/user-input.js';
 import type { TurnEvent } from '../../engine/run/events.js';
 import type { StepSuccess } from '../../engine/run/step.js';
@@ -27,7 +27,7 @@ import type { VoiceMissPort } from '../store/voice-misses.js';
 import { notCaughtTurn } from '../../engine/run/not-caught.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Brain } from './brain.js';
-import { GameError, stepAndCommit } from './commit-step.js';
+import { GameError, stepAndCommit, turnFailure } from './commit-step.js';
 import type { GameStorePort } from './ports.js';
 import type { GameService } from './service.js';
 import type { TranscriptSlot } from './transcript-tail.js';
@@ -118,7 +118,7 @@ export class TurnPipeline {
         return { kind: 'failed', code: err.code };
       }
       this.deps.log.error({ err, user: req.userId }, 'turn failed');
-      send({ type: 'ERROR_MESSAGE', message: 'Unexpected error occurred' });
+      send({ type: 'ERROR_MESSAGE', message: turnErrorText('internal') });
       return { kind: 'failed', code: 'internal' };
     }
   }
@@ -130,7 +130,7 @@ export class TurnPipeline {
   }
 
   #sameRun(input: UserInput, outputs: GameOutput[]): GameOutput[] {
-    if (outputs.some((o) => o.player_story_id !== input.player_story_id)) throw new GameError('turn/input_reused', 'This input_id was already used for another run.');
+    if (outputs.some((o) => o.player_story_id !== input.player_story_id)) throw turnFailure('turn/input_reused');
     return outputs;
   }
 
@@ -161,7 +161,7 @@ export class TurnPipeline {
       if (known || first.state.run?.id !== input.player_story_id) {
         const again = await this.#replay(userId, input);
         if (again) return { outcome: this.#sendReplay(again, send) };
-        if (known) throw new GameError('turn/duplicate_input', 'This input was already processed.');
+        if (known) throw turnFailure('turn/duplicate_input');
       } else if (req.audio && input.transcription === undefined && !input.is_starting_dialogue && this.deps.misses) {
         // Audio answered as a miss is kept beside the state, not in it: answer a resend (after a dropped socket, or
         // to a restarted process) from there, without hearing it again (#14: replays on a cold server).
@@ -210,7 +210,7 @@ export class TurnPipeline {
         game.remember(userId, story.id, null);
         if (!(e instanceof AlreadyProcessed)) throw e;
         const outputs = await this.#replay(userId, input);
-        if (!outputs) throw new GameError('turn/duplicate_input', 'This input was already processed.');
+        if (!outputs) throw turnFailure('turn/duplicate_input');
         return { outcome: this.#sendReplay(outputs, send) };
       }
       const { result, duplicate } = committed;
@@ -284,7 +284,7 @@ export class TurnPipeline {
     if (state.processed_inputs.includes(input.input_id)) throw new AlreadyProcessed();
     const run = state.run;
     if (!run || run.id !== input.player_story_id || run.loop_status !== LOOP_STATUS.ongoing) {
-      throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
+      throw turnFailure('run/finished', 409);
     }
   }
 
@@ -292,14 +292,14 @@ export class TurnPipeline {
   async #hear(req: TurnRequest, story: Story, state: GameState, stages: TurnStages): Promise<string | { reason: string; heard: string | null; recogniser: string }> {
     const { input, audio } = req;
     if (input.transcription !== undefined || input.is_starting_dialogue) return input.transcription ?? '';
-    if (!audio) throw new GameError('turn/no_input', 'Say something: send a transcription or audio.');
+    if (!audio) throw turnFailure('turn/no_input');
     const language = languageOf(state);
     const ts = performance.now();
     const heard = await this.#hearing.run(req.userId, () => this.#listener.hear({ story, state, language, audio }));
     stages.stt = msSince(ts);
     if (heard.ok) return heard.text;
     if (heard.miss) return { reason: heard.reason, heard: heard.heard, recogniser: heard.recogniser };
-    throw new GameError(turnErrorCode(heard.message) ?? 'stt/failed', heard.message);
+    throw new GameError(heard.code, heard.message);
   }
 
   /**
@@ -312,7 +312,7 @@ export class TurnPipeline {
     const turnIndex = pm?.dialogue_history.length ?? 0;
     const before = pm && this.deps.misses ? await this.deps.misses.missesInRow(pm.id, turnIndex) : 0;
     const turn = notCaughtTurn(story, state, { input_id: input.input_id, miss_number: before + 1, reason: heard.reason });
-    if (!turn) throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
+    if (!turn) throw turnFailure('run/finished', 409);
     if (this.deps.misses) {
       const kept = (this.deps.missRetentionDays ?? 30) > 0;
       const r = await this.deps.misses.record({

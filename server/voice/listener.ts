@@ -17,7 +17,7 @@ export type HearRequest = { story: Story; state: GameState; language: PlayLangua
 export type Heard =
   | { ok: true; text: string; recogniser: string }
   | { ok: false; miss: true; reason: string; heard: string | null; recogniser: string }
-  | { ok: false; miss: false; message: string };
+  | { ok: false; miss: false; code: 'stt/failed'; message: string };
 
 export interface Listener {
   readonly name: string;
@@ -26,16 +26,13 @@ export interface Listener {
   prepare?(story: Story, state: GameState, language: PlayLanguage): Promise<void>;
 }
 
-/** Messages of recognisers that mean "nothing usable was said" rather than a failure. */
-const NOT_CAUGHT_MESSAGES = new Set(["Sorry, I didn't catch that."]);
-
 export function understandingListener(u: SpeechUnderstanding): Listener {
   return {
     name: u.name,
     async hear(req) {
       const r = await u.understand(req);
       if (r.ok) return { ok: true, text: r.text, recogniser: u.name };
-      if (r.reason === 'unavailable' || r.reason === 'bad_audio') return { ok: false, miss: false, message: r.message };
+      if (r.reason === 'unavailable' || r.reason === 'bad_audio') return { ok: false, miss: false, code: 'stt/failed', message: r.message };
       return { ok: false, miss: true, reason: r.reason, heard: r.heard, recogniser: u.name };
     },
     prepare: (story, state, language) => u.prepare(story, state, language),
@@ -48,7 +45,7 @@ export function transcriberListener(t: Transcriber, opts: { gate: boolean }): Li
     name: t.name,
     async hear(req) {
       const r = await t.transcribe({ audio: req.audio, language: req.language, ...momentSpeech(req.story, req.state, req.language) });
-      if (!r.ok) return NOT_CAUGHT_MESSAGES.has(r.message) ? { ok: false, miss: true, reason: 'not_heard', heard: null, recogniser: t.name } : { ok: false, miss: false, message: r.message };
+      if (!r.ok) return r.notCaught ? { ok: false, miss: true, reason: 'not_heard', heard: null, recogniser: t.name } : { ok: false, miss: false, code: 'stt/failed', message: r.message };
       if (opts.gate && !decidesHeard(req.story, req.state, r.text)) return { ok: false, miss: true, reason: 'no_decision', heard: r.text, recogniser: t.name };
       return { ok: true, text: r.text, recogniser: t.name };
     },
@@ -62,7 +59,7 @@ export function routingListener(byLanguage: Partial<Record<PlayLanguage, Listene
     name: names.length ? names.join('+') : 'none',
     hear(req) {
       const l = byLanguage[req.language];
-      return l ? l.hear(req) : Promise.resolve({ ok: false, miss: false, message: messages[req.language] });
+      return l ? l.hear(req) : Promise.resolve({ ok: false, miss: false, code: 'stt/failed', message: messages[req.language] });
     },
     async prepare(story, state, language) {
       await byLanguage[language]?.prepare?.(story, state, language);
