@@ -22,7 +22,7 @@ import type { Logger } from '../log.js';
 import { speakLines, type SpeakEffect } from '../voice/speak.js';
 import type { Synthesizer } from '../voice/synthesizer.js';
 import type { AudioInput, Transcriber } from '../voice/transcriber.js';
-import { transcriberListener, type Listener } from '../voice/listener.js';
+import { hearingStage, transcriberHearing, type Hearing } from '../voice/hearing.js';
 import type { VoiceMissPort } from '../store/voice-misses.js';
 import { notCaughtTurn } from '../../engine/run/not-caught.js';
 import { KeyedMutex } from './keyed-mutex.js';
@@ -57,7 +57,7 @@ export type TurnPipelineDeps = {
   brain: Brain;
   transcriber: Transcriber;
   /** What audio is heard with (words or a miss); by default the transcriber's words, with no check. */
-  listener?: Listener;
+  hearing?: Hearing;
   /** Where misses are recorded (and counted, and replayed); without it a miss is answered but not kept. */
   misses?: VoiceMissPort;
   /** Days the words of a miss are kept (0: never stored). */
@@ -96,7 +96,7 @@ function languageOf(s: GameState): PlayLanguage {
 type Missed = { speak: SpeakEffect; reason: string; miss_number: number };
 
 export class TurnPipeline {
-  readonly #listener: Listener;
+  readonly #hearingPort: Hearing;
   /**
    * One user's audio is heard one clip at a time, whatever number of sockets and runs they play on: decoders and
    * recognisers serve the clips of every user in turn, so no one account holds them for everyone else.
@@ -104,7 +104,7 @@ export class TurnPipeline {
   readonly #hearing = new KeyedMutex();
 
   constructor(readonly deps: TurnPipelineDeps) {
-    this.#listener = deps.listener ?? transcriberListener(deps.transcriber, { gate: false });
+    this.#hearingPort = deps.hearing ?? transcriberHearing(deps.transcriber, { gate: false });
   }
 
   /** Plays one turn and sends its frames; never throws (failures are sent as ERROR_MESSAGE). */
@@ -223,7 +223,7 @@ export class TurnPipeline {
       if (duplicate) return { outcome: this.#sendReplay(this.#sameRun(input, duplicate), send) };
       const slot = committed.later ? game.lines.reserve(input.player_story_id) : null;
       // The next words will be heard at the new state: its speech models are built now, while the reply is spoken.
-      void this.#listener.prepare?.(story, result.state, languageOf(result.state)).catch(() => undefined);
+      void this.#hearingPort.prepare?.(hearingStage(story, result.state, languageOf(result.state))).catch(() => undefined);
 
       // 3. Frames.
       for (const output of result.outputs) send({ type: 'GAME_OUTPUT', output });
@@ -295,9 +295,9 @@ export class TurnPipeline {
     if (!audio) throw turnFailure('turn/no_input');
     const language = languageOf(state);
     const ts = performance.now();
-    const heard = await this.#hearing.run(req.userId, () => this.#listener.hear({ story, state, language, audio }));
+    const heard = await this.#hearing.run(req.userId, () => this.#hearingPort.hear({ audio, stage: hearingStage(story, state, language) }));
     stages.stt = msSince(ts);
-    if (heard.ok) return heard.text;
+    if (heard.ok) return heard.words;
     if (heard.miss) return { reason: heard.reason, heard: heard.heard, recogniser: heard.recogniser };
     throw new GameError(heard.code, heard.message);
   }
