@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { llmSettings, loadBrainConfig } from '../../server/brain/config.js';
 import { createLogger } from '../../server/log.js';
 import { isPocketsphinxAvailable } from '../../server/voice/pocketsphinx.js';
+import { describePlugins } from '../../server/voice/plugins.js';
 import { createVoice } from '../../server/voice/setup.js';
 import { runCommand } from '../lib/story-file.js';
 
@@ -41,6 +42,8 @@ export function register(program: Command): void {
         `Speech to text:  ${d.stt.active ? d.stt.provider : 'none'} (${lang(d.stt)})`,
         ...(d.stt.missing.length ? [`  missing: ${d.stt.missing.join('; ')}`, `  ${d.stt.howToEnable}`] : []),
         ...(d.stt.engine ? [`  English decoder: ${d.stt.engine}`] : []),
+        '  hearing plugins:',
+        ...describePlugins(d.stt.plugins ?? []).map((l) => `    ${l}`),
         `Text to speech:  ${d.tts.active ? d.tts.provider : 'none'} (${lang(d.tts)})`,
         ...(d.tts.missing.length ? [`  missing: ${d.tts.missing.join('; ')}`, `  ${d.tts.howToEnable}`] : []),
         `pocketsphinx:    ${report.pocketsphinx}`,

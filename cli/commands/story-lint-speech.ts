@@ -9,7 +9,7 @@ import type { PlayLanguage } from '../../engine/schema/enums.js';
 import { parseVoiceConfig } from '../../server/voice/config.js';
 import { HttpTranscriber } from '../../server/voice/http-stt.js';
 import { formatSpeechLint, lintSpeech } from '../../server/voice/lint-speech.js';
-import { transcriberListener, understandingListener, type Listener } from '../../server/voice/listener.js';
+import { transcriberHearing, understandingHearing, type Hearing } from '../../server/voice/hearing.js';
 import { engineOption } from '../../server/voice/native-asr.js';
 import { isPocketsphinxAvailable } from '../../server/voice/pocketsphinx.js';
 import { SpeechUnderstanding } from '../../server/voice/understanding.js';
@@ -18,13 +18,13 @@ import { CliError, loadStory, runCommand } from '../lib/story-file.js';
 
 type Options = { language: 'en' | 'fr'; json?: boolean; minScore: number; coverageOnly?: boolean };
 
-async function recogniser(language: PlayLanguage): Promise<{ listener: Listener; close: () => Promise<void> }> {
+async function recogniser(language: PlayLanguage): Promise<{ hearing: Hearing; close: () => Promise<void> }> {
   const parsed = parseVoiceConfig(process.env);
   if (!parsed.ok) throw new CliError(`Bad voice settings: ${parsed.problems.join('; ')}`);
   const c = parsed.config;
   if (c.STT_BASE_URL && c.STT_PROVIDER !== 'pocketsphinx') {
     const http = new HttpTranscriber({ baseUrl: c.STT_BASE_URL, model: c.STT_MODEL, timeoutMs: c.STT_TIMEOUT_MS, maxSeconds: c.VOICE_MAX_AUDIO_SECONDS, ...(c.STT_API_KEY ? { apiKey: c.STT_API_KEY } : {}) });
-    return { listener: transcriberListener(http, { gate: true }), close: () => Promise.resolve() };
+    return { hearing: transcriberHearing(http, { gate: true }), close: () => Promise.resolve() };
   }
   if (language === 'french') {
     throw new CliError('No offline French recogniser exists: set STT_BASE_URL (and STT_API_KEY, STT_MODEL) to an OpenAI-compatible transcription server to lint French.');
@@ -37,7 +37,7 @@ async function recogniser(language: PlayLanguage): Promise<{ listener: Listener;
   // as players are heard.
   const native = await engineOption(process.env);
   const u = new SpeechUnderstanding({ modelDir: c.POCKETSPHINX_MODEL_DIR, concurrency: 4, timeoutMs: 120_000, ...(native ? { native } : {}) });
-  return { listener: understandingListener(u), close: () => u.close() };
+  return { hearing: understandingHearing(u), close: () => u.close() };
 }
 
 export function addLintSpeech(story: Command): void {
@@ -71,11 +71,11 @@ Examples:
     .action((file: string, o: Options) => runCommand(async () => {
       const s = loadStory(file);
       const language: PlayLanguage = o.language === 'fr' ? 'french' : 'english';
-      const { listener, close } = o.coverageOnly ? { listener: null, close: () => Promise.resolve() } : await recogniser(language);
+      const { hearing, close } = o.coverageOnly ? { hearing: null, close: () => Promise.resolve() } : await recogniser(language);
       try {
         const progress = process.stderr.isTTY && !o.json;
         const report = await lintSpeech(s, {
-          listener, language, coverageOnly: o.coverageOnly === true,
+          hearing, language, coverageOnly: o.coverageOnly === true,
           onProgress: progress ? (done, total) => process.stderr.write(`\rlistening ${done}/${total}`) : undefined,
         });
         if (progress) process.stderr.write('\r\x1b[K');

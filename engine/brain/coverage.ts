@@ -8,13 +8,14 @@ import { currentMoment, type GameState } from '../run/state.js';
 import type { Story } from '../story/format.js';
 import { MOMENTS } from '../moments/registry.js';
 import type { Action } from '../moments/speech-hooks.js';
-import { decideTyped, patternSize, speakable, stageOf, type SpeechPattern } from './speakable.js';
+import { momentStage } from '../moments/stage.js';
+import { decideTyped, patternSize, speakable, type SpeechPattern } from './speakable.js';
 
 export type { Action } from '../moments/speech-hooks.js';
 
 /** The actions the engine accepts now. */
 export function acceptedActions(story: Story, state: GameState): Action[] {
-  const { moment: m, stage } = stageOf(story, state);
+  const { moment: m, stage } = momentStage(story, state);
   if (!m) return [];
   const out: Action[] = [];
   const pm = currentMoment(state);

@@ -5,7 +5,8 @@ import { statesByStage } from '../sim/moment-states.js';
 import { step } from '../run/step.js';
 import { acceptedActions, naturalSentences, speakableCoverage } from './coverage.js';
 import { listenCorpus } from './listen-corpus.js';
-import { decides, decidesHeard, decideTyped, expand, patternSize, riddleGuess, speakable, stageOf } from './speakable.js';
+import { decides, decidesHeard, decideTyped, expand, patternSize, riddleGuess, speakable } from './speakable.js';
+import { momentStage } from '../moments/stage.js';
 
 const load = (slug: string): Story => Story.parse(JSON.parse(readFileSync(`fixtures/stories/${slug}/story.json`, 'utf8')));
 const siege = load('clockwork-siege');
@@ -20,7 +21,7 @@ const stage = (name: string, st: string) => {
 describe('speakable sentences', () => {
   it('hears defences at the defence stage and attacks at the attack stage, never the other way', () => {
     const defend = stage('Battle at the Great Gate', 'defend:Orla Vance');
-    expect(stageOf(siege, defend).stage).toBe('defend');
+    expect(momentStage(siege, defend).stage).toBe('defend');
     const d = speakable(siege, defend, 'english');
     expect(d.map((p) => p.kind)).toContain('defend');
     expect(d.some((p) => p.kind === 'attack')).toBe(false);

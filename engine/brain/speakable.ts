@@ -6,26 +6,18 @@
 // Only what decides something here is kept: each candidate is given to the scripted brain, typed, at this state.
 import type { PlayLanguage } from '../schema/enums.js';
 import { LANG_CODE } from '../schema/enums.js';
-import { currentMoment, type GameState } from '../run/state.js';
-import type { BlueprintMoment, Story } from '../story/format.js';
+import type { GameState } from '../run/state.js';
+import type { Story } from '../story/format.js';
 import { localize } from '../story/text.js';
 import type { Decision } from './decision.js';
-import { MOMENTS, stageOfMoment } from '../moments/registry.js';
-import type { Stage } from '../moments/types.js';
+import { MOMENTS } from '../moments/registry.js';
+import { momentStage } from '../moments/stage.js';
 import { decideScripted } from './scripted.js';
 import { callNames, fold, phrases, sentence, TEMPLATES, type SpeechPattern } from './speech-parts.js';
 import { upgradeOf } from '../moments/fields.js';
 
 export type { PatternPart, SpeakableKind, SpeechPattern } from './speech-parts.js';
 export { foldWords } from './speech-parts.js';
-
-/** The stage of the current moment: '' for most, 'attack' / 'defend' in battle, 'bet' / 'riddle' in an upgrade. */
-export function stageOf(story: Story, state: GameState): { moment: BlueprintMoment | null; stage: Stage } {
-  const pm = currentMoment(state);
-  const m = pm ? story.moments.find((x) => x.id === pm.blueprint_moment_id) ?? null : null;
-  if (!pm || !m) return { moment: null, stage: '' };
-  return { moment: m, stage: stageOfMoment(m.type, pm) };
-}
 
 /** Whether a decision does something: an answer (right or wrong), a branch, a move, a bet, a team, an item. */
 export function decides(d: Decision): boolean {
@@ -36,7 +28,7 @@ export function decides(d: Decision): boolean {
  *  that the words name: a guess a player made, not small talk. The brain reads anything at a riddle as a wrong answer,
  *  so only a listed one counts as a decision when heard (`decidesHeard`); the grammar offers every level's answers. */
 export function riddleGuess(story: Story, state: GameState, text: string): string | null {
-  const { moment: m, stage } = stageOf(story, state);
+  const { moment: m, stage } = momentStage(story, state);
   const rules = m ? upgradeOf(m) : undefined;
   if (stage !== 'riddle' || !rules) return null;
   const said = fold(text);
@@ -61,7 +53,7 @@ export function decideTyped(story: Story, state: GameState, text: string): Decis
 function candidates(story: Story, state: GameState, language: PlayLanguage): SpeechPattern[] {
   const lang = LANG_CODE[language];
   const t = TEMPLATES[lang];
-  const { moment: m, stage } = stageOf(story, state);
+  const { moment: m, stage } = momentStage(story, state);
   if (!m) return [];
   const out: SpeechPattern[] = [];
   for (const s of phrases(m.say, lang)) out.push(sentence('say', s, true));

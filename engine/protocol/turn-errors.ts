@@ -1,6 +1,6 @@
-// ERROR_MESSAGE carries text (game spec §7); the turn failures a client acts on also have a protocol code, so no
-// client compares sentences. The server builds these messages from this table and clients read the code back with
-// `turnErrorCode`. "Not caught" is now a GAME_OUTPUT with `not_caught` (docs/protocol.md); `stt/not_caught` stays for
+// ERROR_MESSAGE carries text only (game spec §7); the turn failures a client acts on also have a protocol code. The
+// server carries the code and writes the text from this table at the edge (`turnErrorText`); a client, which receives
+// only the spec's text, decodes it back with `turnErrorCode` (the server never does). "Not caught" is now a GAME_OUTPUT with `not_caught` (docs/protocol.md); `stt/not_caught` stays for
 // clients of older servers (the player is asked again, and the miss never counts).
 
 export const TURN_ERRORS = {
@@ -19,9 +19,15 @@ export type TurnErrorCode = keyof typeof TURN_ERRORS;
 export const NOT_CAUGHT_CODE = 'stt/not_caught' satisfies TurnErrorCode;
 export const NOT_CAUGHT_TEXT = TURN_ERRORS[NOT_CAUGHT_CODE];
 
+/** The text an ERROR_MESSAGE carries for a turn failure's code. */
+export function turnErrorText(code: TurnErrorCode): string {
+  return TURN_ERRORS[code];
+}
+
 const BY_TEXT = new Map<string, TurnErrorCode>(Object.entries(TURN_ERRORS).map(([code, text]) => [text, code as TurnErrorCode]));
 
-/** The code of an ERROR_MESSAGE text (or a client-side failure), null when it is not one of the table's. */
+/** A client's decode of an ERROR_MESSAGE text (or a client-side failure): its code, null when it is not one of the
+ *  table's. */
 export function turnErrorCode(message: string | null | undefined): TurnErrorCode | null {
   if (!message) return null;
   return BY_TEXT.get(message.trim()) ?? null;

@@ -2,7 +2,7 @@
 // hears "Sorry, I didn't catch that." with a hint of what can be said (engine/brain/miss-help.ts); from the second miss
 // in a row the choices come too. Pure: the GAME_OUTPUT of the current state plus `not_caught`, and the line to speak.
 import { missHelp } from '../brain/miss-help.js';
-import { stageOf } from '../brain/speakable.js';
+import { momentStage } from '../moments/stage.js';
 import type { Decision } from '../brain/decision.js';
 import type { PlayLanguage } from '../schema/enums.js';
 import type { GameOutput } from '../schema/game-output.js';
@@ -49,6 +49,6 @@ export function notCaughtTurn(
     type: 'speak', text: help.dialogue, language, blueprint_character_id: bm?.character_id ?? null, ...(bc?.voice ? { voice: bc.voice } : {}),
     emotion: decision.emotion, intensity: decision.intensity, player_moment_id: pm.id, is_starting_dialogue: false, input_id: miss.input_id,
   };
-  const { stage } = stageOf(story, state);
+  const { stage } = momentStage(story, state);
   return { output, speak, where: { player_moment_id: pm.id, blueprint_moment_id: pm.blueprint_moment_id, stage, turn_index: missTurnIndex(state) } };
 }

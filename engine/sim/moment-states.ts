@@ -1,6 +1,6 @@
 // A game state at each moment of a story where the player speaks, found by playing runs with the bots: what tools
 // that check a moment's speech (lint-speech) evaluate the brain against. Pure and deterministic for a seed.
-import { stageOfMoment } from '../moments/registry.js';
+import { momentStage } from '../moments/stage.js';
 import type { PlayLanguage } from '../schema/enums.js';
 import { currentMoment, type GameState } from '../run/state.js';
 import type { BlueprintMoment, Story } from '../story/format.js';
@@ -40,17 +40,7 @@ export function statesByMoment(story: Story, opts: { language?: PlayLanguage; ru
 
 export type StageState = { moment: BlueprintMoment; stage: string; state: GameState };
 
-/** The stage of a state's current moment: '' for most; battle 'attack' / 'defend:<struck character>'; upgrade 'bet' /
- *  'riddle:<level>'. */
-export function stageKey(story: Story, s: GameState): string {
-  const pm = currentMoment(s);
-  const m = pm ? story.moments.find((x) => x.id === pm.blueprint_moment_id) : undefined;
-  if (!pm || !m) return '';
-  const stage = stageOfMoment(m.type, pm);
-  if (stage === 'defend') return `defend:${s.characters.find((c) => c.id === pm.pending_strike?.target_id)?.name ?? '?'}`;
-  if (stage === 'riddle') return `riddle:${pm.upgrade_bet?.level ?? '?'}`;
-  return stage;
-}
+const stageKey = (story: Story, s: GameState): string => momentStage(story, s).key;
 
 const STAGE_INPUT_ID = '00000000-0000-4000-8000-00000000000b';
 

@@ -3,6 +3,7 @@
 // input and the transcript in one transaction. A version conflict (another process moved first) reads the state
 // again and repeats; everything slow (speech recognition, the dialogue brain) happens before, outside the loop.
 import { performance } from 'node:perf_hooks';
+import { turnErrorText, type TurnErrorCode } from '../../engine/protocol/turn-errors.js';
 import type { GameEvent } from '../../engine/run/events.js';
 import type { GameState } from '../../engine/run/state.js';
 import { step, type StepSuccess } from '../../engine/run/step.js';
@@ -15,6 +16,11 @@ export class GameError extends Error {
   constructor(readonly code: string, message: string, readonly status = 400) {
     super(message);
   }
+}
+
+/** A turn failure of the protocol's table: its code, and the spec's text for it. */
+export function turnFailure(code: TurnErrorCode, status = 400): GameError {
+  return new GameError(code, turnErrorText(code), status);
 }
 
 export const MAX_COMMIT_ATTEMPTS = 4;
@@ -126,7 +132,7 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
     const later = how === 'later';
     if (committed.ok) return { result, line, later, version: committed.version, ...timings };
     if (committed.reason === 'duplicate') return { result, line, later, duplicate: committed.outputs, version: loaded.version, ...timings };
-    if (attempt >= MAX_COMMIT_ATTEMPTS) throw new GameError('store/busy', 'The game is busy: please try again.', 503);
+    if (attempt >= MAX_COMMIT_ATTEMPTS) throw turnFailure('store/busy', 503);
     loaded = undefined;
   }
 }

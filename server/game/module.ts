@@ -2,7 +2,7 @@
 // catalogue and game routes. The
 // WebSocket layer is attached by server/main.ts once the HTTP server listens.
 import { NoTranscriber, type Transcriber } from '../voice/transcriber.js';
-import { transcriberListener, type Listener } from '../voice/listener.js';
+import { transcriberHearing, type Hearing } from '../voice/hearing.js';
 import { parseVoiceConfig } from '../voice/config.js';
 import { VoiceMissRepo } from '../store/voice-misses.js';
 import { createVoice } from '../voice/setup.js';
@@ -23,8 +23,8 @@ declare module '../http/app.js' {
     turns: TurnPipeline;
     brain: Brain;
     transcriber: Transcriber;
-    /** What the turn pipeline hears audio with (words, or a miss). */
-    listener: Listener;
+    /** What the turn pipeline hears audio with (words, or a miss): the configured plugin behind the Hearing port. */
+    hearing: Hearing;
     voiceMisses: VoiceMissRepo;
     synthesizer: Synthesizer | null;
   }
@@ -38,12 +38,12 @@ export const gameModule: RouteModule = async (app, s) => {
   const gate = s.brain.name === 'scripted';
   if (process.env.VOICE === 'off') {
     s.transcriber ??= new NoTranscriber();
-    s.listener ??= transcriberListener(s.transcriber, { gate });
+    s.hearing ??= transcriberHearing(s.transcriber, { gate });
     s.synthesizer ??= null;
   } else {
     const voice = await createVoice(process.env, s.log.child({ component: 'voice' }));
     // A transcriber given by the caller (tests) is heard as it is; else the voice providers' listener.
-    s.listener ??= s.transcriber ? transcriberListener(s.transcriber, { gate }) : voice.listener({ gate });
+    s.hearing ??= s.transcriber ? transcriberHearing(s.transcriber, { gate }) : voice.hearing({ gate });
     s.transcriber ??= voice.transcriber;
     s.synthesizer ??= voice.synthesizer;
     s.onClose.push(() => voice.close());
@@ -63,7 +63,7 @@ export const gameModule: RouteModule = async (app, s) => {
   purger.unref();
   s.onClose.push(() => clearInterval(purger));
   s.turns = new TurnPipeline({
-    game: s.play, store: s.game, brain: s.brain, transcriber: s.transcriber, listener: s.listener, misses, missRetentionDays: retentionDays,
+    game: s.play, store: s.game, brain: s.brain, transcriber: s.transcriber, hearing: s.hearing, misses, missRetentionDays: retentionDays,
     synthesizer: s.synthesizer, metrics: s.metrics, log: s.log.child({ component: 'game' }),
   });
   const tickets = new TicketRepo(s.db);

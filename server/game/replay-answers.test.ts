@@ -12,7 +12,7 @@ import { createLogger } from '../log.js';
 import { GameRepo } from '../store/game.js';
 import { StoryRepo } from '../store/stories.js';
 import { VoiceMissRepo } from '../store/voice-misses.js';
-import type { HearRequest, Heard, Listener } from '../voice/listener.js';
+import type { HearingRequest, Heard, Hearing } from '../voice/hearing.js';
 import type { TranscribeRequest, Transcriber } from '../voice/transcriber.js';
 import type { Brain } from './brain.js';
 import { GameService } from './service.js';
@@ -55,17 +55,17 @@ class CountingStore extends GameRepo {
   }
 }
 
-function pipelineOn(store: CountingStore, transcriber: Transcriber, listener?: Listener): { game: GameService; pipeline: TurnPipeline } {
+function pipelineOn(store: CountingStore, transcriber: Transcriber, hearing?: Hearing): { game: GameService; pipeline: TurnPipeline } {
   const game = new GameService({ store, stories: new StoryRepo(lantern.db()), log });
   const misses = new VoiceMissRepo(lantern.db());
-  return { game, pipeline: new TurnPipeline({ game, store, brain: new Scripted(), transcriber, ...(listener ? { listener } : {}), misses, synthesizer: null, log }) };
+  return { game, pipeline: new TurnPipeline({ game, store, brain: new Scripted(), transcriber, ...(hearing ? { hearing } : {}), misses, synthesizer: null, log }) };
 }
 
 /** Hears nothing it can use: every answer is a miss ("Sorry, I didn't catch that."). */
-class DeafListener implements Listener {
+class DeafListener implements Hearing {
   readonly name = 'deaf';
   calls = 0;
-  hear(_req: HearRequest): Promise<Heard> {
+  hear(_req: HearingRequest): Promise<Heard> {
     this.calls++;
     return Promise.resolve({ ok: false, miss: true, reason: 'not_heard', heard: null, recogniser: 'deaf' });
   }

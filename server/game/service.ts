@@ -9,7 +9,7 @@ import type { GameOutput } from '../../engine/schema/game-output.js';
 import type { PlayerStory } from '../../engine/schema/player.js';
 import type { Story } from '../../engine/story/format.js';
 import type { Logger } from '../log.js';
-import { GameError, stepAndCommit, type Loaded } from './commit-step.js';
+import { GameError, stepAndCommit, turnFailure, type Loaded } from './commit-step.js';
 import { Lru } from './lru.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { GameStorePort, RunOwner, StoryStorePort } from './ports.js';
@@ -167,7 +167,7 @@ export class GameService {
       await this.lines.settled(playerStoryId);
       const result = await this.#apply(userId, owner.blueprint_story_id, (state) => {
         if (state.run?.id !== playerStoryId || state.run.loop_status !== LOOP_STATUS.ongoing) {
-          throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
+          throw turnFailure('run/finished', 409);
         }
         return { type: 'run.end' };
       }, { story: await this.storyOfRun(owner) });

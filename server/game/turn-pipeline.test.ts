@@ -14,7 +14,7 @@ import { GameRepo } from '../store/game.js';
 import { StoryRepo } from '../store/stories.js';
 import type { SpeakRequest, Synthesizer } from '../voice/synthesizer.js';
 import type { TranscribeRequest, Transcriber } from '../voice/transcriber.js';
-import type { Heard, Listener } from '../voice/listener.js';
+import type { Heard, Hearing } from '../voice/hearing.js';
 import { VoiceMissRepo } from '../store/voice-misses.js';
 import type { Brain } from './brain.js';
 import type { CommitRequest, GameStorePort } from './ports.js';
@@ -289,13 +289,13 @@ describe('turn pipeline', () => {
 });
 
 /** A recogniser that misses or hears, in turn: each call takes the next answer. */
-class ScriptedListener implements Listener {
-  readonly name = 'scripted-listener';
+class ScriptedHearing implements Hearing {
+  readonly name = 'scripted-hearing';
   constructor(readonly answers: ({ miss: string; heard?: string } | { text: string })[]) {}
   hear(): Promise<Heard> {
     const a = this.answers.shift();
     if (!a) throw new Error('no more answers');
-    return Promise.resolve('text' in a ? { ok: true, text: a.text, recogniser: this.name } : { ok: false, miss: true, reason: a.miss, heard: a.heard ?? null, recogniser: this.name });
+    return Promise.resolve('text' in a ? { ok: true, words: a.text, confidence: null, alternatives: [], recogniser: this.name } : { ok: false, miss: true, reason: a.miss, heard: a.heard ?? null, recogniser: this.name });
   }
 }
 
@@ -304,9 +304,9 @@ describe('misses (audio the game did not catch)', () => {
     const store = new HookedStore(lantern.db());
     const game = new GameService({ store, stories: new StoryRepo(lantern.db()), log });
     const misses = new VoiceMissRepo(lantern.db());
-    const listener = new ScriptedListener([{ miss: 'unsure', heard: 'the market please today' }, { miss: 'no_decision', heard: 'can you repeat that' }, { text: 'When does the light go dark?' }, { miss: 'silence' }]);
+    const hearing = new ScriptedHearing([{ miss: 'unsure', heard: 'the market please today' }, { miss: 'no_decision', heard: 'can you repeat that' }, { text: 'When does the light go dark?' }, { miss: 'silence' }]);
     const synth = new ChunkSynth();
-    const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), listener, misses, synthesizer: synth, log });
+    const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), hearing, misses, synthesizer: synth, log });
     const { userId, runId } = await newRun(game);
     await opening(pipeline, userId, runId);
     const before = (await store.loadState(userId, STORY.id))?.state;
@@ -333,11 +333,11 @@ describe('misses (audio the game did not catch)', () => {
 
     // The same input again: the same answer, not a third miss, and not heard again (the miss's kept answer is found
     // before the audio is heard: #14, replays on a restarted server).
-    const left = listener.answers.length;
+    const left = hearing.answers.length;
     const again = await play(pipeline, userId, { input_id: out1.output.input_id, player_story_id: runId, is_starting_dialogue: false }, true);
     expect(again.outcome.kind).toBe('replayed');
     expect(again.frames).toEqual([out1]);
-    expect(listener.answers.length).toBe(left);
+    expect(hearing.answers.length).toBe(left);
     expect((await store.loadState(userId, STORY.id))?.state).toEqual(before);
 
     // A caught turn plays and counts; the next miss starts again from 1.
@@ -358,7 +358,7 @@ describe('misses (audio the game did not catch)', () => {
     const store = new HookedStore(lantern.db());
     const game = new GameService({ store, stories: new StoryRepo(lantern.db()), log });
     const misses = new VoiceMissRepo(lantern.db());
-    const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), listener: new ScriptedListener([{ miss: 'unsure', heard: 'secret words' }]), misses, missRetentionDays: 0, synthesizer: null, log });
+    const pipeline = new TurnPipeline({ game, store, brain: new CountingBrain(), transcriber: new CountingTranscriber(''), hearing: new ScriptedHearing([{ miss: 'unsure', heard: 'secret words' }]), misses, missRetentionDays: 0, synthesizer: null, log });
     const { userId, runId } = await newRun(game);
     await opening(pipeline, userId, runId);
     const r = await play(pipeline, userId, { player_story_id: runId, is_starting_dialogue: false }, true);

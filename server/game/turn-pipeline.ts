@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Decision } from '../../engine/brain/decision.js';
 import type { ServerFrame } from '../../engine/protocol/frames.js';
-import { turnErrorCode } from '../../engine/protocol/turn-errors.js';
+import { turnErrorText } from '../../engine/protocol/turn-errors.js';
 import type { UserInput } from '../../engine/protocol/user-input.js';
 import type { TurnEvent } from '../../engine/run/events.js';
 import type { StepSuccess } from '../../engine/run/step.js';
@@ -22,12 +22,12 @@ import type { Logger } from '../log.js';
 import { speakLines, type SpeakEffect } from '../voice/speak.js';
 import type { Synthesizer } from '../voice/synthesizer.js';
 import type { AudioInput, Transcriber } from '../voice/transcriber.js';
-import { transcriberListener, type Listener } from '../voice/listener.js';
+import { hearingStage, transcriberHearing, type Hearing } from '../voice/hearing.js';
 import type { VoiceMissPort } from '../store/voice-misses.js';
 import { notCaughtTurn } from '../../engine/run/not-caught.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import type { Brain } from './brain.js';
-import { GameError, stepAndCommit } from './commit-step.js';
+import { GameError, stepAndCommit, turnFailure } from './commit-step.js';
 import type { GameStorePort } from './ports.js';
 import type { GameService } from './service.js';
 import type { TranscriptSlot } from './transcript-tail.js';
@@ -57,7 +57,7 @@ export type TurnPipelineDeps = {
   brain: Brain;
   transcriber: Transcriber;
   /** What audio is heard with (words or a miss); by default the transcriber's words, with no check. */
-  listener?: Listener;
+  hearing?: Hearing;
   /** Where misses are recorded (and counted, and replayed); without it a miss is answered but not kept. */
   misses?: VoiceMissPort;
   /** Days the words of a miss are kept (0: never stored). */
@@ -96,7 +96,7 @@ function languageOf(s: GameState): PlayLanguage {
 type Missed = { speak: SpeakEffect; reason: string; miss_number: number };
 
 export class TurnPipeline {
-  readonly #listener: Listener;
+  readonly #hearingPort: Hearing;
   /**
    * One user's audio is heard one clip at a time, whatever number of sockets and runs they play on: decoders and
    * recognisers serve the clips of every user in turn, so no one account holds them for everyone else.
@@ -104,7 +104,7 @@ export class TurnPipeline {
   readonly #hearing = new KeyedMutex();
 
   constructor(readonly deps: TurnPipelineDeps) {
-    this.#listener = deps.listener ?? transcriberListener(deps.transcriber, { gate: false });
+    this.#hearingPort = deps.hearing ?? transcriberHearing(deps.transcriber, { gate: false });
   }
 
   /** Plays one turn and sends its frames; never throws (failures are sent as ERROR_MESSAGE). */
@@ -118,7 +118,7 @@ export class TurnPipeline {
         return { kind: 'failed', code: err.code };
       }
       this.deps.log.error({ err, user: req.userId }, 'turn failed');
-      send({ type: 'ERROR_MESSAGE', message: 'Unexpected error occurred' });
+      send({ type: 'ERROR_MESSAGE', message: turnErrorText('internal') });
       return { kind: 'failed', code: 'internal' };
     }
   }
@@ -130,7 +130,7 @@ export class TurnPipeline {
   }
 
   #sameRun(input: UserInput, outputs: GameOutput[]): GameOutput[] {
-    if (outputs.some((o) => o.player_story_id !== input.player_story_id)) throw new GameError('turn/input_reused', 'This input_id was already used for another run.');
+    if (outputs.some((o) => o.player_story_id !== input.player_story_id)) throw turnFailure('turn/input_reused');
     return outputs;
   }
 
@@ -161,7 +161,7 @@ export class TurnPipeline {
       if (known || first.state.run?.id !== input.player_story_id) {
         const again = await this.#replay(userId, input);
         if (again) return { outcome: this.#sendReplay(again, send) };
-        if (known) throw new GameError('turn/duplicate_input', 'This input was already processed.');
+        if (known) throw turnFailure('turn/duplicate_input');
       } else if (req.audio && input.transcription === undefined && !input.is_starting_dialogue && this.deps.misses) {
         // Audio answered as a miss is kept beside the state, not in it: answer a resend (after a dropped socket, or
         // to a restarted process) from there, without hearing it again (#14: replays on a cold server).
@@ -210,7 +210,7 @@ export class TurnPipeline {
         game.remember(userId, story.id, null);
         if (!(e instanceof AlreadyProcessed)) throw e;
         const outputs = await this.#replay(userId, input);
-        if (!outputs) throw new GameError('turn/duplicate_input', 'This input was already processed.');
+        if (!outputs) throw turnFailure('turn/duplicate_input');
         return { outcome: this.#sendReplay(outputs, send) };
       }
       const { result, duplicate } = committed;
@@ -223,7 +223,7 @@ export class TurnPipeline {
       if (duplicate) return { outcome: this.#sendReplay(this.#sameRun(input, duplicate), send) };
       const slot = committed.later ? game.lines.reserve(input.player_story_id) : null;
       // The next words will be heard at the new state: its speech models are built now, while the reply is spoken.
-      void this.#listener.prepare?.(story, result.state, languageOf(result.state)).catch(() => undefined);
+      void this.#hearingPort.prepare?.(hearingStage(story, result.state, languageOf(result.state))).catch(() => undefined);
 
       // 3. Frames.
       for (const output of result.outputs) send({ type: 'GAME_OUTPUT', output });
@@ -284,7 +284,7 @@ export class TurnPipeline {
     if (state.processed_inputs.includes(input.input_id)) throw new AlreadyProcessed();
     const run = state.run;
     if (!run || run.id !== input.player_story_id || run.loop_status !== LOOP_STATUS.ongoing) {
-      throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
+      throw turnFailure('run/finished', 409);
     }
   }
 
@@ -292,14 +292,14 @@ export class TurnPipeline {
   async #hear(req: TurnRequest, story: Story, state: GameState, stages: TurnStages): Promise<string | { reason: string; heard: string | null; recogniser: string }> {
     const { input, audio } = req;
     if (input.transcription !== undefined || input.is_starting_dialogue) return input.transcription ?? '';
-    if (!audio) throw new GameError('turn/no_input', 'Say something: send a transcription or audio.');
+    if (!audio) throw turnFailure('turn/no_input');
     const language = languageOf(state);
     const ts = performance.now();
-    const heard = await this.#hearing.run(req.userId, () => this.#listener.hear({ story, state, language, audio }));
+    const heard = await this.#hearing.run(req.userId, () => this.#hearingPort.hear({ audio, stage: hearingStage(story, state, language) }));
     stages.stt = msSince(ts);
-    if (heard.ok) return heard.text;
+    if (heard.ok) return heard.words;
     if (heard.miss) return { reason: heard.reason, heard: heard.heard, recogniser: heard.recogniser };
-    throw new GameError(turnErrorCode(heard.message) ?? 'stt/failed', heard.message);
+    throw new GameError(heard.code, heard.message);
   }
 
   /**
@@ -312,7 +312,7 @@ export class TurnPipeline {
     const turnIndex = pm?.dialogue_history.length ?? 0;
     const before = pm && this.deps.misses ? await this.deps.misses.missesInRow(pm.id, turnIndex) : 0;
     const turn = notCaughtTurn(story, state, { input_id: input.input_id, miss_number: before + 1, reason: heard.reason });
-    if (!turn) throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
+    if (!turn) throw turnFailure('run/finished', 409);
     if (this.deps.misses) {
       const kept = (this.deps.missRetentionDays ?? 30) > 0;
       const r = await this.deps.misses.record({

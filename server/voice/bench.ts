@@ -18,7 +18,8 @@ import type { Story } from '../../engine/story/format.js';
 import { PocketsphinxTranscriber, type PocketsphinxMode } from './pocketsphinx.js';
 import { benchDecodeCache, endsRun, SpeechUnderstanding, type Understood, type UnderstandingOptions } from './understanding.js';
 import { DEFAULT_THRESHOLDS, isMove, neededMargin } from './policy.js';
-import { decideTyped, stageOf } from '../../engine/brain/speakable.js';
+import { decideTyped } from '../../engine/brain/speakable.js';
+import { momentStage } from '../../engine/moments/stage.js';
 import { describeDecision } from './lint-speech.js';
 import { engineOption } from './native-asr.js';
 import { encodeWav } from './wav.js';
@@ -163,7 +164,7 @@ function decidesSomething(c: { story: Story; state: GameState }, heard: string):
 
 /** The name of the moment a state is in (for the out-of-story list). */
 function momentName(story: Story, state: GameState): string {
-  const { moment, stage } = stageOf(story, state);
+  const { moment, stage } = momentStage(story, state);
   return `${moment?.name.en ?? '?'}${stage ? ` (${stage})` : ''}`;
 }
 

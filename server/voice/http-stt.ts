@@ -82,7 +82,7 @@ export class HttpTranscriber implements Transcriber {
           const text = typeof body?.text === 'string' ? storableText(body.text).trim() : null;
           this.opts.log?.debug({ stt: 'http', ms: Math.round(performance.now() - started), attempt, seconds: speech.seconds }, 'transcribed');
           if (text === null) return { ok: false, message: 'The speech-to-text provider sent an answer without text.' };
-          if (text === '') return { ok: false, message: NOT_CAUGHT_TEXT };
+          if (text === '') return { ok: false, message: NOT_CAUGHT_TEXT, notCaught: true };
           return { ok: true, text, recogniser: `http:${this.opts.model}` };
         }
         await res.body?.cancel().catch(() => undefined);

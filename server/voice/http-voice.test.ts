@@ -142,7 +142,7 @@ describe('HTTP speech-to-text', () => {
   it('answers "didn\'t catch that" for an empty transcript', async () => {
     const stt = new HttpTranscriber({ baseUrl: base, model: 'm' });
     replies.push({ status: 200, body: '{"text":"  "}' });
-    expect(await stt.transcribe({ audio: { bytes: encodeWav(tone(16000, 1), 16000), format: 'wav' }, language: 'english', vocabulary: [] })).toEqual({ ok: false, message: "Sorry, I didn't catch that." });
+    expect(await stt.transcribe({ audio: { bytes: encodeWav(tone(16000, 1), 16000), format: 'wav' }, language: 'english', vocabulary: [] })).toEqual({ ok: false, message: "Sorry, I didn't catch that.", notCaught: true });
   });
 
   it('builds URLs and prompts', () => {

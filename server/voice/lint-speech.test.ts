@@ -7,7 +7,7 @@ const json = (slug: string): Record<string, unknown> => JSON.parse(readFileSync(
 
 describe('lint-speech, coverage only', () => {
   it('warns of everyday talk a typing player would have taken as an answer, and a decoy clears it', async () => {
-    const r = await lintSpeech(Story.parse(json('lantern-keeper')), { listener: null, coverageOnly: true });
+    const r = await lintSpeech(Story.parse(json('lantern-keeper')), { hearing: null, coverageOnly: true });
     expect(r.unspeakable).toBe(0);
     const taken = r.moments.flatMap((m) => m.small_talk.map((t) => `${m.name}: ${t.text} -> ${t.decides}`));
     // "well" is one letter from Nell, a name (not a familiar word), so typed it still names her.
@@ -23,7 +23,7 @@ describe('lint-speech, coverage only', () => {
     // The answer's phrase "key" fits one word; the decoy "put my keys" fits two ("my" is a stopword) and wins. The
     // decoy "well" is heard exactly where "Nell" was only one letter away.
     withDecoy.decoys = { ...decoys, en: [...decoys.en, 'put my keys', 'well'] };
-    const after = await lintSpeech(Story.parse(withDecoy), { listener: null, coverageOnly: true });
+    const after = await lintSpeech(Story.parse(withDecoy), { hearing: null, coverageOnly: true });
     const left = after.moments.flatMap((m) => m.small_talk.map((t) => t.text));
     expect(left).not.toContain('Where did I put my keys?');
     expect(left).not.toContain('Oh well');

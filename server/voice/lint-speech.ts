@@ -18,7 +18,7 @@ import { statesByStage } from '../../engine/sim/moment-states.js';
 import type { Story } from '../../engine/story/format.js';
 import { resample, STT_RATE, toInt16 } from './audio.js';
 import { EspeakEngine, ESPEAK_RATE } from './espeak-engine.js';
-import type { Listener } from './listener.js';
+import { hearingStage, type Hearing } from './hearing.js';
 import { LINT_PROFILES, speakAsPlayer, type SpeechProfile } from './synthetic-speech.js';
 import { encodeWav } from './wav.js';
 
@@ -89,7 +89,7 @@ export function describeDecision(story: Story, state: GameState, text: string): 
 
 export type LintSpeechOptions = {
   /** How sentences are heard; not needed with coverageOnly. */
-  listener: Listener | null;
+  hearing: Hearing | null;
   language?: PlayLanguage;
   profiles?: readonly SpeechProfile[];
   /** Generated sentences spoken per stage, beyond the story's own (one per decision they leave out). */
@@ -170,9 +170,9 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
       if (!engine) continue;
       const signal = speakAsPlayer(engine, j.sentence.text, language, j.profile, `${j.moment.id}.${j.moment.stage}.${j.sentence.text}.${j.profile.id}`);
       const wav = encodeWav(toInt16(resample(signal, ESPEAK_RATE, STT_RATE)), STT_RATE);
-      if (!opts.listener) break;
-      const r = await opts.listener.hear({ story, state: j.state, language, audio: { bytes: wav, format: 'wav' } });
-      const heard = r.ok ? r.text : null;
+      if (!opts.hearing) break;
+      const r = await opts.hearing.hear({ audio: { bytes: wav, format: 'wav' }, stage: hearingStage(story, j.state, language) });
+      const heard = r.ok ? r.words : null;
       const ok = heard !== null && decisionKey(decideTyped(story, j.state, j.sentence.text)) === decisionKey(decideTyped(story, j.state, heard));
       j.sentence.voices.push({ voice: j.profile.id, heard, ok, got: heard === null ? 'not recognised' : describeDecision(story, j.state, heard) });
       opts.onProgress?.(++done, jobs.length);
@@ -199,7 +199,7 @@ export async function lintSpeech(story: Story, opts: LintSpeechOptions): Promise
   const right = moments.reduce((n, m) => n + m.right, 0);
   const total = moments.reduce((n, m) => n + m.total, 0);
   return {
-    story: story.name, language, recogniser: opts.coverageOnly || !opts.listener ? 'none' : opts.listener.name, voices: opts.coverageOnly ? [] : profiles.map((p) => p.id), moments,
+    story: story.name, language, recogniser: opts.coverageOnly || !opts.hearing ? 'none' : opts.hearing.name, voices: opts.coverageOnly ? [] : profiles.map((p) => p.id), moments,
     right, total, score: total ? Math.round((right / total) * 1000) / 10 : 100, confused, not_recognised: notRecognised,
     unspeakable: moments.reduce((n, m) => n + m.unspeakable.length, 0),
     small_talk_taken: moments.reduce((n, m) => n + m.small_talk.length, 0),

@@ -161,7 +161,7 @@ describe('PocketsphinxTranscriber', () => {
   it("answers \"Sorry, I didn't catch that.\" for silence at once, and refuses French", async () => {
     const silence = encodeWav(new Int16Array(16000), 16000);
     const t0 = performance.now();
-    expect(await stt.transcribe({ audio: { bytes: silence, format: 'wav' }, language: 'english', vocabulary: ['tide'] })).toEqual({ ok: false, message: NOT_CAUGHT });
+    expect(await stt.transcribe({ audio: { bytes: silence, format: 'wav' }, language: 'english', vocabulary: ['tide'] })).toEqual({ ok: false, message: NOT_CAUGHT, notCaught: true });
     expect(performance.now() - t0).toBeLessThan(500);
     expect(await stt.transcribe({ audio: { bytes: silence, format: 'wav' }, language: 'french', vocabulary: ['marée'] })).toMatchObject({ ok: false });
     expect(await stt.transcribe({ audio: { bytes: new Uint8Array(5), format: 'mp3' }, language: 'english', vocabulary: [] })).toEqual({ ok: false, message: 'The audio could not be decoded as MP3.' });

@@ -214,7 +214,7 @@ export class PocketsphinxTranscriber implements Transcriber {
     const speech = await decodeSpeech(req.audio, { maxSeconds: this.opts.maxSeconds ?? DEFAULT_MAX_SECONDS });
     if (!speech.ok) return { ok: false, message: speech.message };
     const compact = compactSpeech(speech.samples);
-    if (!compact) return { ok: false, message: NOT_CAUGHT };
+    if (!compact) return { ok: false, message: NOT_CAUGHT, notCaught: true };
     let grammar: GrammarFiles;
     try {
       grammar = await this.#grammar(req.sentences ?? [], req.vocabulary, req.decoys ?? []);
@@ -233,7 +233,7 @@ export class PocketsphinxTranscriber implements Transcriber {
       text = heardSentence(grammar, await once());
     }
     // Nothing, or only a decoy (out-of-story speech): not an answer, and not an interaction either.
-    return text === null ? { ok: false, message: NOT_CAUGHT } : { ok: true, text, recogniser: 'pocketsphinx' };
+    return text === null ? { ok: false, message: NOT_CAUGHT, notCaught: true } : { ok: true, text, recogniser: 'pocketsphinx' };
   }
 
   #args(g: GrammarFiles): string[] {

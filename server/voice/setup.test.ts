@@ -55,6 +55,8 @@ describe('createVoice', () => {
       expect(await v.transcriber.transcribe({ audio: silence, language: 'french', vocabulary: [] })).toEqual({ ok: false, message: FRENCH_NEEDS_HTTP });
       if (sphinx.ok) expect(d.stt).toMatchObject({ provider: 'pocketsphinx', active: true, languages: { english: 'pocketsphinx' } });
       else expect(d.stt.provider).toBe('none');
+      // The Hearing plugins this configuration turned on (looptale doctor lists them): the app's words always.
+      expect(d.stt.plugins).toEqual([...(sphinx.ok ? [{ id: 'pocketsphinx', languages: ['english'] }] : []), { id: 'app', languages: ['english', 'french'] }]);
     } finally {
       await v.close();
     }
@@ -94,6 +96,7 @@ describe('createVoice', () => {
     try {
       const d = v.describe();
       expect(d.stt).toMatchObject({ provider: 'http', languages: { english: 'http', french: 'http' }, missing: [] });
+      expect(d.stt.plugins).toEqual([{ id: 'http', languages: ['english', 'french'] }, { id: 'app', languages: ['english', 'french'] }]);
       expect(d.tts).toMatchObject({ provider: 'http', active: true });
     } finally {
       await v.close();

@@ -13,9 +13,10 @@ import { warmUpMp3Decoder } from './mp3.js';
 import { isPocketsphinxAvailable, PocketsphinxTranscriber } from './pocketsphinx.js';
 import type { Synthesizer } from './synthesizer.js';
 import { NoTranscriber, type TranscribeRequest, type TranscribeResult, type Transcriber } from './transcriber.js';
-import { routingListener, transcriberListener, understandingListener, type Listener } from './listener.js';
+import { routingHearing, transcriberHearing, understandingHearing, type Hearing } from './hearing.js';
 import { SpeechUnderstanding } from './understanding.js';
 import { BUILD_COMMAND, nativeAsrBinary } from './native-asr.js';
+import type { HearingPluginStatus } from './plugins.js';
 
 export const FRENCH_NEEDS_HTTP =
   "French speech recognition needs a speech-to-text provider: set STT_BASE_URL (see looptale doctor). Typed answers and the app's own transcription still work.";
@@ -31,6 +32,8 @@ export type ProviderStatus = {
   howToEnable: string;
   /** Offline English: which decoder runs (persistent looptale-asr processes, or a process per decode and why). */
   engine?: string;
+  /** Speech to text: the Hearing plugins this configuration turned on, with the languages each hears. */
+  plugins?: HearingPluginStatus[];
 };
 export type VoiceDescription = { stt: ProviderStatus; tts: ProviderStatus };
 
@@ -41,7 +44,7 @@ export type Voice = {
    * check, verification), other recognisers through their words. `gate`: words that decide nothing (scripted brain)
    * are a miss.
    */
-  listener(opts: { gate: boolean }): Listener;
+  hearing(opts: { gate: boolean }): Hearing;
   /** null: no speech is sent (TTS_PROVIDER=none). */
   synthesizer: Synthesizer | null;
   config: VoiceConfig;
@@ -135,6 +138,11 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
     languages: { english: english?.name ?? 'none', french: french?.name ?? 'none' },
     missing: sttMissing,
     ...(sttEngine && !http ? { engine: sttEngine } : {}),
+    plugins: [
+      ...(http ? [{ id: 'http' as const, languages: ['english', 'french'] as PlayLanguage[] }] : []),
+      ...(understanding && !http ? [{ id: 'pocketsphinx' as const, languages: ['english'] as PlayLanguage[] }] : []),
+      { id: 'app', languages: ['english', 'french'] },
+    ],
     howToEnable: http
       ? 'Active for English and French through the HTTP provider.'
       : 'For both languages set STT_BASE_URL (an OpenAI-compatible API, e.g. https://api.openai.com/v1), STT_API_KEY and STT_MODEL. '
@@ -174,10 +182,10 @@ export async function createVoice(env: Readonly<Record<string, string | undefine
   const messages = { english: ENGLISH_NEEDS_STT, french: FRENCH_NEEDS_HTTP };
   return {
     transcriber,
-    listener: ({ gate }) => {
-      const en: Listener | undefined = http ? transcriberListener(http, { gate }) : understanding ? understandingListener(understanding) : undefined;
-      const fr: Listener | undefined = http ? transcriberListener(http, { gate }) : undefined;
-      return routingListener({ ...(en ? { english: en } : {}), ...(fr ? { french: fr } : {}) }, messages);
+    hearing: ({ gate }) => {
+      const en: Hearing | undefined = http ? transcriberHearing(http, { gate }) : understanding ? understandingHearing(understanding) : undefined;
+      const fr: Hearing | undefined = http ? transcriberHearing(http, { gate }) : undefined;
+      return routingHearing({ ...(en ? { english: en } : {}), ...(fr ? { french: fr } : {}) }, messages);
     },
     synthesizer,
     config,

@@ -21,7 +21,8 @@ export type TranscribeRequest = {
   decoys?: readonly string[];
 };
 
-export type TranscribeResult = { ok: true; text: string; recogniser: string } | { ok: false; message: string };
+/** A failure; `notCaught` when the recogniser heard nothing usable (a miss, not a fault to report). */
+export type TranscribeResult = { ok: true; text: string; recogniser: string } | { ok: false; message: string; notCaught?: true };
 
 export interface Transcriber {
   readonly name: string;

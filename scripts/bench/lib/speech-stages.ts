@@ -2,10 +2,9 @@
 // has one stage (''), a battle 'attack' and 'defend:<struck character>', an upgrade 'bet' and 'riddle:<level>'.
 // States come from the story's English test plans and from the simulation bots (the code under test plays them);
 // stages no run met are made from a neighbour (the struck character swapped, a bet placed by a typed turn).
-import type { Decision } from '../../../engine/brain/decision.js';
 import type { GameState } from '../../../engine/run/state.js';
 import type { BlueprintMoment, Story } from '../../../engine/story/format.js';
-import { stageOfMoment } from '../../../engine/moments/registry.js';
+import { momentStage } from '../../../engine/moments/stage.js';
 import type { Code } from './speech-code.js';
 import { upgradeOf } from '../../../engine/moments/fields.js';
 
@@ -13,21 +12,8 @@ export type Stage = { key: string; moment: BlueprintMoment; stage: string; state
 
 const current = (s: GameState): GameState['moments'][number] | undefined => s.moments.find((m) => m.id === s.run?.current_player_moment_id);
 
-export function stageOf(story: Story, s: GameState): string {
-  const pm = current(s);
-  const m = story.moments.find((x) => x.id === pm?.blueprint_moment_id);
-  if (!pm || !m) return '';
-  // The moment type's stage, told apart further by whom a defence is for and which riddle is asked.
-  const stage = stageOfMoment(m.type, pm);
-  if (stage === 'defend') return `defend:${s.characters.find((c) => c.id === pm.pending_strike?.target_id)?.name ?? '?'}`;
-  if (stage === 'riddle') return `riddle:${pm.upgrade_bet?.level ?? '?'}`;
-  return stage;
-}
-
 /** Whether a decision does something (an answer, branch, move...), as lint-speech judges it. */
-export function decides(d: Decision): boolean {
-  return Boolean(d.matched || d.battle || d.selection?.length || d.equip || d.upgrade?.stage === 'bet' || (d.upgrade?.stage === 'answer' && d.upgrade.correct));
-}
+export { decides } from '../../../engine/brain/speakable.js';
 
 export class StageStates {
   readonly #byMoment = new Map<string, GameState[]>();
@@ -69,7 +55,7 @@ export class StageStates {
     for (const m of this.story.moments) {
       const seen = new Set<string>();
       for (const s of this.#byMoment.get(m.id) ?? []) {
-        const st = stageOf(this.story, s);
+        const st = momentStage(this.story, s).key;
         if (seen.has(st)) continue;
         seen.add(st);
         const got = this.get(m.name.en, st);
@@ -85,10 +71,10 @@ export class StageStates {
     const key = `${m.name.en}|${stage}`;
     if (this.#made.has(key)) return this.#made.get(key) ?? null;
     const states = this.#byMoment.get(m.id) ?? [];
-    let state = states.find((s) => stageOf(this.story, s) === stage) ?? null;
+    let state = states.find((s) => momentStage(this.story, s).key === stage) ?? null;
     if (!state && stage.startsWith('defend:')) {
       const name = stage.slice(7);
-      const base = states.find((s) => stageOf(this.story, s).startsWith('defend:'));
+      const base = states.find((s) => momentStage(this.story, s).key.startsWith('defend:'));
       const pm = base && current(base);
       const who = base?.characters.find((c) => c.name === name && c.is_selected_in_assemble && c.current_health > 0);
       if (base && pm?.pending_strike && who) {
@@ -97,7 +83,7 @@ export class StageStates {
     }
     if (!state && stage.startsWith('riddle:')) {
       const level = stage.slice(7);
-      const base = states.find((s) => stageOf(this.story, s) === 'bet');
+      const base = states.find((s) => momentStage(this.story, s).key === 'bet');
       const diff = upgradeOf(m)?.difficulties.find((d) => d.level === level);
       const team = base?.characters.filter((c) => c.is_selected_in_assemble && c.current_health > 0) ?? [];
       for (const who of team) {
@@ -105,7 +91,7 @@ export class StageStates {
         const text = `${who.name}, ${diff.match.en[0] ?? level}, I bet ${upgradeOf(m)?.min_bet ?? 1}`;
         const decision = this.code.decide(this.story, base, text);
         const r = this.code.step(base, { type: 'turn', input_id: '00000000-0000-4000-8000-00000000000b', is_starting_dialogue: false, transcription: text, decision }, { now: Date.UTC(2026, 0, 2), story: this.story });
-        if (r.ok && stageOf(this.story, r.state) === stage) {
+        if (r.ok && momentStage(this.story, r.state).key === stage) {
           state = r.state;
           break;
         }
