@@ -8,6 +8,7 @@ import { Renderer } from './render.js';
 import { parseRenderSizes, SPEC_SIZES } from './render-sizes.js';
 import { mediaRoutes } from './routes.js';
 import { seedMedia } from './seed-media.js';
+import { StoredQuota } from './stored-quota.js';
 import { openMediaStore, type MediaStore } from './store.js';
 
 declare module '../http/app.js' {
@@ -40,6 +41,7 @@ export const mediaModule: RouteModule = async (app, s) => {
     storyExists: async (id) => (await s.stories.getStory(id)) !== null,
     canWrite: async (userId, storyId) => (await authors.roleFor(userId, storyId)) !== null,
     quota: new UploadQuota(s.db, s.config.MEDIA_USER_DAILY_BYTES),
+    stored: new StoredQuota(s.media, s.db, { storyBytes: s.config.MEDIA_STORY_BYTES, authorBytes: s.config.MEDIA_AUTHOR_BYTES }),
     maxFileBytes: s.config.MEDIA_MAX_FILE_BYTES,
   })(app, s);
 };
