@@ -9,6 +9,7 @@ import { mediaModule } from './media/module.js';
 import { storeModule } from './store/module.js';
 import { gameModule } from './game/module.js';
 import { adminModule } from './admin/module.js';
+import { authoringModule } from './authoring/module.js';
 
 export const MODULES: RouteModule[] = [
   healthRoutes,
@@ -18,6 +19,7 @@ export const MODULES: RouteModule[] = [
   gameModule,
   mediaModule,
   adminModule,
+  authoringModule,
   openApiRoutes, // documents every route declared before it
   // Last: the web app and its SPA fallback, behind every route of the server.
   (app, services) => webAppRoutes(services.config.WEB_DIST ?? DEFAULT_WEB_DIST)(app, services),

@@ -14,6 +14,7 @@ import { Api, GameSocket } from '../cli/lib/game-client.js';
 import { runPlanRemote } from '../cli/lib/remote-plan.js';
 import { declaredRoutes } from '../server/http/route.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { cloneFixtureStory } from './helpers/story-clone.js';
 
 const ROOT = join(import.meta.dirname, '../fixtures/stories');
 const LANTERN = '8b800bd3-b107-4b49-81d1-b7a4b8dcbc5a';
@@ -40,8 +41,10 @@ type Res = { status: number; body: Body };
 
 type Case = {
   /** 'owned': the path names A's rows: B gets 404. 'self': the route works on the caller's own data: B gets 2xx about B.
-   * 'admin': only admins (A is one here, B is not, nor an author of the story named) get 2xx: B gets 403. */
-  kind: 'owned' | 'self' | 'admin';
+   * 'admin': only admins (A is one here, B is not, nor an author of the story named) get 2xx: B gets 403.
+   * 'author': the studio's routes: story makers only (A is an admin; B is a player, though listed as an author of
+   * lantern-keeper): B gets 403 (tests/authoring-api.test.ts walks them as every kind of user). */
+  kind: 'owned' | 'self' | 'admin' | 'author';
   /** Path parameters (A's row ids for 'owned'). */
   params?: (f: Fixture) => Record<string, string>;
   body?: (f: Fixture) => unknown;
@@ -117,6 +120,23 @@ const CASES: Record<string, Case> = {
     aboutB: ({ body }, f) => expect(body).toMatchObject({ user_id: f.b.id, kind: 'idea' }),
   },
   'GET /api/admin/feedback': { kind: 'admin', status: 200 },
+  // The studio, on Clockwork Siege's draft: A's writes run in order, each on the revision the one before made.
+  'GET /api/authoring/stories': { kind: 'author', status: 200 },
+  'POST /api/authoring/stories': { kind: 'author', body: () => ({ story: cloneFixtureStory('clockwork-siege') }), status: 201, order: 24 },
+  'GET /api/authoring/stories/:id/draft': { kind: 'author', params: storyParam(CLOCKWORK), status: 200 },
+  'POST /api/authoring/stories/:id/changes': {
+    kind: 'author', params: storyParam(CLOCKWORK), status: 200, order: 20,
+    body: () => ({ base_revision: 0, changes: [{ op: 'set', path: ['name'], value: 'Clockwork Siege (authz)' }] }),
+  },
+  'PUT /api/authoring/stories/:id/draft': {
+    kind: 'author', params: storyParam(CLOCKWORK), status: 200, order: 21,
+    body: () => ({ base_revision: 1, story: { ...(JSON.parse(readFileSync(join(ROOT, 'clockwork-siege', 'story.json'), 'utf8')) as object), name: 'Clockwork Siege (file)' } }),
+  },
+  'GET /api/authoring/stories/:id/history': { kind: 'author', params: storyParam(CLOCKWORK), status: 200 },
+  'POST /api/authoring/stories/:id/restore': { kind: 'author', params: storyParam(CLOCKWORK), body: () => ({ base_revision: 2, revision: 0 }), status: 200, order: 22 },
+  'POST /api/authoring/stories/:id/publish': { kind: 'author', params: storyParam(CLOCKWORK), body: () => ({ base_revision: 3 }), status: 200, order: 23 },
+  'GET /api/authoring/stories/:id/versions': { kind: 'author', params: storyParam(CLOCKWORK), status: 200 },
+  'GET /api/authoring/stories/:id/export': { kind: 'author', params: storyParam(LANTERN), status: 200 },
   // Clockwork Siege: neither A nor B is one of its authors; A sees its graph as an admin.
   'GET /api/admin/stories/:id/graph': { kind: 'admin', params: storyParam(CLOCKWORK), status: 200 },
   // Story media is shared authoring material, not a user's rows: the story's authors write it (A and B are both authors
@@ -280,6 +300,20 @@ describe('authorization matrix', () => {
       expect(JSON.stringify(res.body)).not.toContain(f.a.id);
     }
     expect(checked).toBe(2);
+  });
+
+  it('answers B (a player) 403 on the studio routes, with A\'s data nowhere in the answer', async () => {
+    let checked = 0;
+    for (const r of userRoutes()) {
+      const c = CASES[keyOf(r)];
+      if (c?.kind !== 'author') continue;
+      checked += 1;
+      const res = await call(r, c, f.b.token);
+      expect(res.status, `${keyOf(r)} as B`).toBe(403);
+      expect(res.body).toMatchObject({ error: { code: 'authoring/forbidden' } });
+      expect(JSON.stringify(res.body)).not.toContain(f.a.id);
+    }
+    expect(checked).toBe(10);
   });
 
   it("answers B about B's own data on the other 'user' routes", async () => {

@@ -34,8 +34,9 @@ function dyingAfterFirstImport(db: Db): StoryRepo {
   let imported = 0;
   repo.importStory = async (story, raw) => {
     if (imported === 1) throw new Error('killed');
-    await real(story, raw);
+    const version = await real(story, raw);
     imported++;
+    return version;
   };
   return repo;
 }

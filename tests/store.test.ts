@@ -402,7 +402,7 @@ describe.each(BACKENDS)('store on $name', ({ open }) => {
         id: run.id, is_successful_run: run.is_successful_run, loop_rank: run.loop_rank, loop_status: run.loop_status,
         created_at: run.created_at, loop_number: 3,
       });
-      expect(await game.playerStoryOwner(run.id)).toEqual({ user_id: USER, blueprint_story_id: LANTERN.id });
+      expect(await game.playerStoryOwner(run.id)).toEqual({ user_id: USER, blueprint_story_id: LANTERN.id, story_version: null });
       expect(await game.playerStoryOwner('0c0c0c0c-0000-4000-8000-00000000dead')).toBeNull();
       expect(await game.playerStory(run.id)).toEqual(run);
 

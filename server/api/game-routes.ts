@@ -14,7 +14,7 @@ import { HttpError, notFound } from '../http/errors.js';
 import { route } from '../http/route.js';
 import { publicImageUrl } from '../media/urls.js';
 import { GameError, type GameService } from '../game/service.js';
-import type { GameStorePort, StoryStorePort } from '../game/ports.js';
+import type { GameStorePort, RunOwner, StoryStorePort } from '../game/ports.js';
 
 export interface TicketStorePort {
   ticketsWithStory(userId: string): Promise<z.infer<typeof TicketWithStory>[]>;
@@ -46,18 +46,18 @@ function http(e: unknown): never {
 
 export function gameRoutes(deps: { play: GameService; store: GameStorePort; stories: StoryStorePort; tickets: TicketStorePort; allowSeed: boolean }): RouteModule {
   /** The user's state for the story of one of their runs; 404 when the run is not theirs. */
-  async function ownedState(userId: string, playerStoryId: string): Promise<{ state: GameState; storyId: string }> {
+  async function ownedState(userId: string, playerStoryId: string): Promise<{ state: GameState; owner: RunOwner }> {
     const owner = await deps.store.playerStoryOwner(playerStoryId);
     if (!owner || owner.user_id !== userId) throw notFound('Player story not found.');
     const loaded = await deps.store.loadState(userId, owner.blueprint_story_id);
     if (!loaded) throw notFound('Player story not found.');
-    return { state: loaded.state, storyId: owner.blueprint_story_id };
+    return { state: loaded.state, owner };
   }
+  /** The run's state and the story version it plays. */
   async function currentRunState(userId: string, playerStoryId: string) {
-    const { state, storyId } = await ownedState(userId, playerStoryId);
+    const { state, owner } = await ownedState(userId, playerStoryId);
     if (state.run?.id !== playerStoryId) throw new HttpError(409, 'run/not_current', 'This run is not the current run of its story: start or continue the latest run.');
-    const story = await deps.stories.getStory(storyId);
-    if (!story) throw notFound('Story not found.');
+    const story = await deps.play.storyOfRun(owner).catch(http);
     return { state, story };
   }
 

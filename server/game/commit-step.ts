@@ -47,6 +47,8 @@ export type StepCommit = {
   input?: { input_id: string; player_story_id: string };
   /** Starts the run's transcript with a header carrying the state before the step. */
   header?: boolean;
+  /** The story version a run created by this step plays. */
+  runVersion?: number;
   /**
    * The event's transcript line: written in the commit with these stage timings, or, when 'later', written without
    * them and returned
@@ -117,6 +119,7 @@ export async function stepAndCommit(c: StepCommit): Promise<Committed> {
       userId: c.userId, storyId: c.story.id, expectedVersion: loaded.version, state: result.state, stateJson, effects: result.effects,
       ...(c.input ? { input: { ...c.input, outputs: result.outputs } } : {}),
       ...(lines.length > 0 ? { transcript: { player_story_id: runId, lines } } : {}),
+      ...(c.runVersion !== undefined && result.run ? { runVersion: { player_story_id: result.run.id, story_version: c.runVersion } } : {}),
     });
     commitMs += performance.now() - t1;
     const timings = { stepMs, commitMs, attempts: attempt };

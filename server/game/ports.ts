@@ -21,7 +21,12 @@ export type CommitRequest = {
   input?: { input_id: string; player_story_id: string; outputs: readonly GameOutput[] };
   /** Transcript lines written with the step (a spoken turn's line comes later, once, through appendTranscript). */
   transcript?: { player_story_id: string; lines: readonly TranscriptLine[] };
+  /** The story version a run created by this step plays (kept for the run's life). */
+  runVersion?: { player_story_id: string; story_version: number };
 };
+
+/** A run's owner, its story and the story version it plays (null: a run from before versions: the newest). */
+export type RunOwner = { user_id: string; blueprint_story_id: string; story_version: number | null };
 
 export type CommitResult =
   | { ok: true; version: number }
@@ -33,7 +38,7 @@ export interface GameStorePort {
   commit(c: CommitRequest): Promise<CommitResult>;
   /** The outputs first sent for this input (each names its player_story_id), or null. */
   findProcessed(userId: string, inputId: string): Promise<GameOutput[] | null>;
-  playerStoryOwner(playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string } | null>;
+  playerStoryOwner(playerStoryId: string): Promise<RunOwner | null>;
   playerStory(id: string): Promise<PlayerStory | null>;
   transcript(playerStoryId: string): Promise<TranscriptLine[]>;
   /** Appends lines after the run's last one (a spoken turn's line, written once its timings are known). */
@@ -43,5 +48,10 @@ export interface GameStorePort {
 }
 
 export interface StoryStorePort {
+  /** The newest published version. */
   getStory(id: string): Promise<Story | null>;
+  /** The newest published version and its number (a new run plays it). */
+  published(id: string): Promise<{ story: Story; version: number } | null>;
+  /** One published version (a run plays the version it started on). */
+  getStoryAt(id: string, version: number): Promise<Story | null>;
 }

@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import { GameError, stepAndCommit, type Loaded } from './commit-step.js';
 import { Lru } from './lru.js';
 import { KeyedMutex } from './keyed-mutex.js';
-import type { GameStorePort, StoryStorePort } from './ports.js';
+import type { GameStorePort, RunOwner, StoryStorePort } from './ports.js';
 import { TranscriptTail } from './transcript-tail.js';
 
 export { GameError } from './commit-step.js';
@@ -48,7 +48,7 @@ export class GameService {
    */
   readonly #states: Lru<string, Loaded & { version: number }>;
   /** Player story -> owner and story: never changes once created. */
-  readonly #owners = new Lru<string, { user_id: string; blueprint_story_id: string }>(50_000);
+  readonly #owners = new Lru<string, RunOwner>(50_000);
   /**
    * The first outputs of the inputs this process committed lately, by user and input id (they never change once
    * committed). An input sent again (a reconnect after a dropped socket; the same input resent while the first was
@@ -95,8 +95,17 @@ export class GameService {
     await this.lines.idle();
   }
 
+  /** The newest published version of a story. */
   async story(id: string): Promise<Story> {
     const story = await this.deps.stories.getStory(id);
+    if (!story) throw new GameError('story/not_found', 'Story not found.', 404);
+    return story;
+  }
+
+  /** The story version a run plays: the one it started on, whatever was published since. */
+  async storyOfRun(owner: RunOwner): Promise<Story> {
+    if (owner.story_version === null) return this.story(owner.blueprint_story_id);
+    const story = await this.deps.stories.getStoryAt(owner.blueprint_story_id, owner.story_version);
     if (!story) throw new GameError('story/not_found', 'Story not found.', 404);
     return story;
   }
@@ -107,7 +116,7 @@ export class GameService {
   }
 
   /** The player story's owner and story; another user's run is reported exactly like a missing one. */
-  async owned(userId: string, playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string }> {
+  async owned(userId: string, playerStoryId: string): Promise<RunOwner> {
     let owner = this.#owners.get(playerStoryId) ?? null;
     if (!owner) {
       owner = await this.deps.store.playerStoryOwner(playerStoryId);
@@ -119,13 +128,14 @@ export class GameService {
 
   /** Applies one event that needs no dialogue (run creation and ending, ticket redemption) and commits it. */
   async #apply(userId: string, storyId: string, event: GameEvent | ((state: GameState) => GameEvent),
-    opts: { header?: boolean; seed?: number; refresh?: boolean } = {}): Promise<StepSuccess> {
-    const story = await this.story(storyId);
+    opts: { header?: boolean; seed?: number; refresh?: boolean; story?: Story; runVersion?: number } = {}): Promise<StepSuccess> {
+    const story = opts.story ?? await this.story(storyId);
     const committed = await stepAndCommit({
       store: this.deps.store, userId, story, refresh: opts.refresh ?? false, now: this.now,
       fresh: () => this.freshState(userId, storyId, opts.seed),
       event: (state) => (typeof event === 'function' ? event(state) : event),
       ...(opts.header ? { header: true } : {}),
+      ...(opts.runVersion !== undefined ? { runVersion: opts.runVersion } : {}),
       line: () => ({}),
     }).catch((e: unknown) => {
       this.remember(userId, storyId, null);
@@ -137,12 +147,15 @@ export class GameService {
 
   /** Starts a run (accounts spec §4 run creation) and returns the new player story. */
   /** `seed` applies only to a player's first state in the story (development servers use it to replay runs). */
+  /** A run plays the newest published version of the story, and keeps it until it ends. */
   async createRun(userId: string, storyId: string, opts: { language: PlayLanguage; reset_progress?: boolean; seed?: number }): Promise<PlayerStory> {
+    const published = await this.deps.stories.published(storyId);
+    if (!published) throw new GameError('story/not_found', 'Story not found.', 404);
     const result = await this.#apply(userId, storyId, { type: 'run.create', language: opts.language, reset_progress: opts.reset_progress ?? false },
-      { header: true, refresh: true, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
+      { header: true, refresh: true, story: published.story, runVersion: published.version, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
     if (!result.run) throw new GameError('run/none', 'Failed to create a new game. Please try again.', 500);
     // Its owner is known: the run's first turn does not read it back from the database.
-    this.#owners.set(result.run.id, { user_id: result.run.user_id, blueprint_story_id: result.run.blueprint_story_id });
+    this.#owners.set(result.run.id, { user_id: result.run.user_id, blueprint_story_id: result.run.blueprint_story_id, story_version: published.version });
     return result.run;
   }
 
@@ -157,7 +170,7 @@ export class GameService {
           throw new GameError('run/finished', 'This run is over. Start a new run to play again.', 409);
         }
         return { type: 'run.end' };
-      });
+      }, { story: await this.storyOfRun(owner) });
       if (!result.run) throw new GameError('run/none', 'Error ending run. Please try again.', 500);
       return result.run;
     });

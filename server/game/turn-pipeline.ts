@@ -147,7 +147,7 @@ export class TurnPipeline {
     const owner = await game.owned(userId, input.player_story_id);
     const played = await game.mutex.run(input.player_story_id, async (): Promise<{ outcome: TurnOutcome; after?: After; missed?: Missed }> => {
       // 1. Read the state (this process's last committed copy when it has one) and decide, outside the commit.
-      const story = await game.story(owner.blueprint_story_id);
+      const story = await game.storyOfRun(owner);
       let first = await game.stateForTurn(userId, story.id);
       // This process's copy may be stale: another process may have created a run or ended one since. Read the state
       // again before refusing the input or looking it up as another run's (a stale copy must never refuse a turn).

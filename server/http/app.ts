@@ -113,7 +113,9 @@ export async function buildApp(services: Services, modules: readonly RouteModule
     app.log.info({ method: req.method, url: safeUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: req.user?.id }, 'request');
   });
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply: FastifyReply) => {
-    if (err instanceof HttpError) return reply.code(err.status).headers(err.headers).send({ error: { code: err.code, message: err.message } });
+    if (err instanceof HttpError) {
+      return reply.code(err.status).headers(err.headers).send({ error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } });
+    }
     if (err.statusCode && err.statusCode < 500) {
       return reply.code(err.statusCode).send({ error: { code: err.code ?? 'bad_request', message: err.message } });
     }

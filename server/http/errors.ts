@@ -2,7 +2,8 @@
 import type { z } from 'zod';
 
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly headers: Readonly<Record<string, string>> = {}) {
+  /** `details`: what the client needs to act on the error (e.g. the conflicting values of a 409), sent beside it. */
+  constructor(readonly status: number, readonly code: string, message: string, readonly headers: Readonly<Record<string, string>> = {}, readonly details?: unknown) {
     super(message);
   }
 }

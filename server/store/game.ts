@@ -11,7 +11,7 @@ import { Rollback, type Db, type Queryable, type Row } from '../db/db.js';
 import { byKeySet, recordsSql, writeRecords } from './records.js';
 import { checkRowFields } from './player-tables.js';
 import { isUuid, json, jsonRows, parseRows } from './rows.js';
-import type { CommitRequest, CommitResult } from '../game/ports.js';
+import type { CommitRequest, CommitResult, RunOwner } from '../game/ports.js';
 
 export const RunSummaryRow = z.object({
   id: z.string(),
@@ -153,6 +153,10 @@ export class GameRepo {
           else await this.#resetProgress(q, w.user_id, w.blueprint_story_id);
         }
         if (c.transcript && c.transcript.lines.length > 0) await this.#appendTranscript(q, c.transcript.player_story_id, c.transcript.lines);
+        if (c.runVersion) {
+          await q.query('INSERT INTO looptale_private.run_versions (player_story_id, story_version) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+            [c.runVersion.player_story_id, c.runVersion.story_version]);
+        }
         return { ok: true as const, version };
       });
     } catch (e) {
@@ -208,6 +212,11 @@ export class GameRepo {
           FROM json_array_elements(${p(json(c.transcript.lines))}::text::json) WITH ORDINALITY AS t(value, ord),
                (SELECT COALESCE(max(seq) + 1, 0) AS n FROM looptale_private.player_story_transcripts WHERE player_story_id = ${run}::uuid) AS base
          WHERE EXISTS (SELECT 1 FROM st) RETURNING 1)`);
+    }
+    if (c.runVersion) {
+      ctes.push(`rv AS (INSERT INTO looptale_private.run_versions (player_story_id, story_version)
+        SELECT ${p(c.runVersion.player_story_id)}::uuid, ${p(c.runVersion.story_version)}::int WHERE EXISTS (SELECT 1 FROM st)
+        ON CONFLICT DO NOTHING RETURNING 1)`);
     }
     const sql = `WITH ${ctes.join(',\n')}\nSELECT ${out.join(', ')}`;
     let row: Record<string, unknown>;
@@ -270,12 +279,14 @@ export class GameRepo {
     return this.#processed(this.#db, userId, inputId);
   }
 
-  async playerStoryOwner(playerStoryId: string): Promise<{ user_id: string; blueprint_story_id: string } | null> {
+  async playerStoryOwner(playerStoryId: string): Promise<RunOwner | null> {
     if (!isUuid(playerStoryId)) return null;
-    const r = await this.#db.query<{ user_id: string; blueprint_story_id: string }>(
-      'SELECT user_id, blueprint_story_id::text FROM player_stories WHERE id = $1', [playerStoryId],
+    const r = await this.#db.query<{ user_id: string; blueprint_story_id: string; story_version: number | null }>(
+      `SELECT p.user_id, p.blueprint_story_id::text, v.story_version
+         FROM player_stories p LEFT JOIN looptale_private.run_versions v ON v.player_story_id = p.id WHERE p.id = $1`, [playerStoryId],
     );
-    return r.rows[0] ?? null;
+    const row = r.rows[0];
+    return row ? { user_id: row.user_id, blueprint_story_id: row.blueprint_story_id, story_version: row.story_version === null ? null : Number(row.story_version) } : null;
   }
 
   async playerStory(id: string): Promise<PlayerStory | null> {

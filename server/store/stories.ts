@@ -1,5 +1,6 @@
-// Stories: a story file imported into the blueprint tables (replacing the story's rows as a whole), exported back
-// exactly as imported, read as a parsed Story (cached until the story changes), and listed as the catalogue.
+// Stories: a story file imported into the blueprint tables (replacing the story's rows as a whole) as its newest
+// published version, exported back exactly as imported, read as a parsed Story (the newest: cached until the story
+// changes; an older version a run still plays: cached for good, a version never changes), and listed as the catalogue.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Emotion, GoalType, Intensity, MomentType } from '../../engine/schema/enums.js';
@@ -9,6 +10,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { byKeySet, writeRecords } from './records.js';
 import { isUuid, iso, json, parseRows } from './rows.js';
 import { getSetting, setSetting } from './settings.js';
+import { Lru } from '../game/lru.js';
 import { rewardsOf, teamSizeOf } from '../../engine/moments/fields.js';
 
 /** A blueprint_moments row (the story modal and carousel read these). Names are the English text. */
@@ -45,6 +47,12 @@ export const BlueprintMomentRow = z.object({
 export type BlueprintMomentRow = z.infer<typeof BlueprintMomentRow>;
 
 export class StoryImportError extends Error {}
+
+/** A story as one of its published versions. */
+export type Published = { story: Story; version: number };
+
+/** Versions kept parsed in memory (runs still playing an older version of a story). */
+const VERSIONS_KEPT = 64;
 
 type Rec = Record<string, unknown>;
 type Blueprint = Record<string, Rec[]>;
@@ -140,36 +148,56 @@ function blueprintRecords(s: Story): Blueprint {
 
 export class StoryRepo {
   readonly #db: Db;
-  readonly #cache = new Map<string, { stamp: string; story: Story }>();
+  readonly #cache = new Map<string, { stamp: string; story: Story; version: number }>();
   readonly #checked = new Map<string, number>();
+  readonly #versions = new Lru<string, Story>(VERSIONS_KEPT);
 
   constructor(db: Db) {
     this.#db = db;
   }
 
   /**
-   * Imports (or re-imports) a story in one transaction: the story row is upserted, its moments, characters, items,
-   * places, rewards and media replaced. `raw` is the file as read; `story` is `raw` parsed.
+   * Imports (or re-imports) a story in one transaction as its newest published version: the story row is upserted,
+   * its moments, characters, items, places, rewards and media replaced, and the file kept as a new version (the same
+   * file as the newest version makes none). `raw` is the file as read; `story` is `raw` parsed. Returns the version.
    */
-  async importStory(story: Story, raw: unknown): Promise<void> {
+  async importStory(story: Story, raw: unknown, opts: { by?: string | null } = {}): Promise<number> {
     if (!Story.safeParse(raw).success) throw new StoryImportError(`Story ${story.id}: the raw JSON is not a valid story file.`);
-    const children = blueprintRecords(story);
     this.#checked.delete(story.id);
     try {
-      await this.#db.tx(async (q) => {
-        await this.#checkIdsFree(q, story.id, children);
-        await q.query('DELETE FROM blueprint_moments WHERE blueprint_story_id = $1', [story.id]);
-        await q.query('DELETE FROM blueprint_characters WHERE blueprint_story_id = $1', [story.id]);
-        await q.query('DELETE FROM blueprint_items WHERE blueprint_story_id = $1', [story.id]);
-        await q.query('DELETE FROM blueprint_places WHERE blueprint_story_id = $1', [story.id]);
-        await writeRecords(q, 'blueprint_stories', [storyRecord(story, raw)], 'upsert');
-        await q.query('UPDATE blueprint_stories SET updated_at = clock_timestamp() WHERE id = $1', [story.id]);
-        for (const table of CHILD_TABLES) for (const group of byKeySet(children[table] ?? [])) await writeRecords(q, table, group, 'insert');
-      });
+      return await this.#db.tx((q) => this.publishIn(q, story, raw, opts.by ?? null));
     } catch (e) {
       if (e instanceof StoryImportError) throw e;
       throw new StoryImportError(`Cannot import story "${story.name}" (${story.id}): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
+  }
+
+  /** importStory's writes inside the caller's transaction (publishing a draft shares it with the draft's update). */
+  async publishIn(q: Queryable, story: Story, raw: unknown, by: string | null): Promise<number> {
+    const children = blueprintRecords(story);
+    this.#checked.delete(story.id);
+    await this.#checkIdsFree(q, story.id, children);
+    await q.query('DELETE FROM blueprint_moments WHERE blueprint_story_id = $1', [story.id]);
+    await q.query('DELETE FROM blueprint_characters WHERE blueprint_story_id = $1', [story.id]);
+    await q.query('DELETE FROM blueprint_items WHERE blueprint_story_id = $1', [story.id]);
+    await q.query('DELETE FROM blueprint_places WHERE blueprint_story_id = $1', [story.id]);
+    await writeRecords(q, 'blueprint_stories', [storyRecord(story, raw)], 'upsert');
+    await q.query('UPDATE blueprint_stories SET updated_at = clock_timestamp() WHERE id = $1', [story.id]);
+    for (const table of CHILD_TABLES) for (const group of byKeySet(children[table] ?? [])) await writeRecords(q, table, group, 'insert');
+    // The story row is locked by the upsert above: versions are numbered one at a time.
+    const text = json(raw);
+    const latest = await q.query<{ version: number; same: boolean }>(
+      `SELECT version, document::text = $2 AS same FROM looptale_private.story_versions WHERE story_id = $1 ORDER BY version DESC LIMIT 1`,
+      [story.id, text],
+    );
+    const head = latest.rows[0];
+    if (head?.same) return head.version;
+    const version = (head?.version ?? 0) + 1;
+    await q.query(
+      'INSERT INTO looptale_private.story_versions (story_id, version, document, published_by) VALUES ($1, $2, $3::text::json, $4)',
+      [story.id, version, text, by],
+    );
+    return version;
   }
 
   /** Ids are primary keys across stories: a moment, character, item, place or reward id of another story is refused. */
@@ -196,12 +224,17 @@ export class StoryRepo {
     return r.rows[0]?.story_json ?? null;
   }
 
-  /** The parsed story, cached until the story is imported again. */
+  /** The newest published version of the story, parsed. */
   async getStory(id: string): Promise<Story | null> {
+    return (await this.published(id))?.story ?? null;
+  }
+
+  /** The newest published version and its number, cached until the story is published again. */
+  async published(id: string): Promise<Published | null> {
     if (!isUuid(id)) return null;
-    // A story changes only on import: re-check its stamp at most every 2 s (other processes may import too).
+    // A story changes only on import or publish: re-check its stamp at most every 2 s (other processes may publish).
     const fresh = this.#cache.get(id);
-    if (fresh && Date.now() - (this.#checked.get(id) ?? 0) < 2000) return fresh.story;
+    if (fresh && Date.now() - (this.#checked.get(id) ?? 0) < 2000) return { story: fresh.story, version: fresh.version };
     this.#checked.set(id, Date.now());
     const head = await this.#db.query<{ stamp: string }>('SELECT updated_at::text AS stamp FROM blueprint_stories WHERE id = $1', [id]);
     const stamp = head.rows[0]?.stamp;
@@ -210,16 +243,45 @@ export class StoryRepo {
       return null;
     }
     const hit = this.#cache.get(id);
-    if (hit?.stamp === stamp) return hit.story;
-    const r = await this.#db.query<{ story_json: unknown; stamp: string }>(
-      'SELECT story_json, updated_at::text AS stamp FROM blueprint_stories WHERE id = $1', [id],
+    if (hit?.stamp === stamp) return { story: hit.story, version: hit.version };
+    const r = await this.#db.query<{ story_json: unknown; stamp: string; version: number | null }>(
+      `SELECT b.story_json, b.updated_at::text AS stamp,
+              (SELECT max(version) FROM looptale_private.story_versions v WHERE v.story_id = b.id) AS version
+         FROM blueprint_stories b WHERE b.id = $1`, [id],
     );
     const row = r.rows[0];
     if (!row) return null;
     const parsed = Story.safeParse(row.story_json);
     if (!parsed.success) throw new Error(`store: stored story ${id} no longer parses: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    this.#cache.set(id, { stamp: row.stamp, story: parsed.data });
+    const version = Number(row.version ?? 1);
+    this.#cache.set(id, { stamp: row.stamp, story: parsed.data, version });
+    return { story: parsed.data, version };
+  }
+
+  /** One published version of the story (a run plays the version it started on), or null when there is none. */
+  async getStoryAt(id: string, version: number): Promise<Story | null> {
+    if (!isUuid(id)) return null;
+    const key = `${id}@${version}`;
+    const kept = this.#versions.get(key);
+    if (kept) return kept;
+    const newest = this.#cache.get(id);
+    if (newest?.version === version) return newest.story;
+    const r = await this.#db.query<{ document: unknown }>('SELECT document FROM looptale_private.story_versions WHERE story_id = $1 AND version = $2', [id, version]);
+    const row = r.rows[0];
+    if (!row) return null;
+    const parsed = Story.safeParse(row.document);
+    if (!parsed.success) throw new Error(`store: version ${version} of story ${id} no longer parses: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    this.#versions.set(key, parsed.data);
     return parsed.data;
+  }
+
+  /** The story's published versions, newest first: number, who published it and when. */
+  async versions(id: string): Promise<{ version: number; published_by: string | null; published_at: string }[]> {
+    if (!isUuid(id)) return [];
+    const r = await this.#db.query<{ version: number; published_by: string | null; published_at: Date }>(
+      'SELECT version, published_by::text, published_at FROM looptale_private.story_versions WHERE story_id = $1 ORDER BY version DESC', [id],
+    );
+    return r.rows.map((x) => ({ version: Number(x.version), published_by: x.published_by, published_at: String(iso(x.published_at)) }));
   }
 
   /** The catalogue, newest first; user_started is true for stories the caller has a run of. */

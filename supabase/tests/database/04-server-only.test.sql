@@ -1,4 +1,5 @@
--- The game server's schemas (looptale_private: secrets, processed inputs, game states, transcripts; looptale_auth:
+-- The game server's schemas (looptale_private: secrets, processed inputs, game states, transcripts, story authors
+-- and roles, story versions, drafts, revisions and the version each run plays; looptale_auth:
 -- local sign-in; prompt_management; marketing; the migration ledger): every table x every client role x every
 -- operation is refused with 42501, whatever the rows.
 begin;
@@ -25,7 +26,7 @@ end $$;
 
 select cmp_ok((select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where c.relkind = 'r' and n.nspname in ('looptale_private', 'looptale_auth', 'prompt_management', 'marketing', 'supabase_migrations')),
-  '>=', 17, 'the server-only schemas hold their 17 tables at least');
+  '>=', 21, 'the server-only schemas hold their 21 tables at least');
 
 select tests.authenticate_as('anon');
 select * from tests.server_only('anon');

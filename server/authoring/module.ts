@@ -1,0 +1,16 @@
+// The authoring part of the server: story drafts, history, publishing and versions (server/store/drafts.ts) behind
+// the /api/authoring routes. Runs after the media part (it reuses its AuthorsRepo) and the store part (StoryRepo).
+import type { RouteModule } from '../http/app.js';
+import { DraftRepo } from '../store/drafts.js';
+import { authoringRoutes } from './routes.js';
+
+declare module '../http/app.js' {
+  interface Services {
+    drafts: DraftRepo;
+  }
+}
+
+export const authoringModule: RouteModule = async (app, s) => {
+  s.drafts = new DraftRepo(s.db, s.stories);
+  await authoringRoutes({ drafts: s.drafts, stories: s.stories, authors: s.authors })(app, s);
+};
