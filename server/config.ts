@@ -59,6 +59,13 @@ export const ConfigSchema = z.object({
   MEDIA_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Bytes one user may upload per 24 hours, across stories (authors and admins alike). */
   MEDIA_USER_DAILY_BYTES: z.coerce.number().int().min(0).default(200 * 1024 * 1024),
+  /** Bytes of media one story may store in total (images and sounds, however they got there). */
+  MEDIA_STORY_BYTES: z.coerce.number().int().min(0).default(500 * 1024 * 1024),
+  /** Largest story archive (story.json and its media as tar), in and out, and the most files in one. */
+  STORY_ARCHIVE_MAX_BYTES: z.coerce.number().int().min(64 * 1024).max(4 * 1024 * 1024 * 1024).default(200 * 1024 * 1024),
+  STORY_ARCHIVE_MAX_FILES: z.coerce.number().int().min(2).max(100_000).default(1000),
+  /** Bytes of media the stories one author writes may store together. */
+  MEDIA_AUTHOR_BYTES: z.coerce.number().int().min(0).default(2 * 1024 * 1024 * 1024),
   /** Sizes rendered besides the spec's, "WIDTHxHEIGHT@QUALITY" separated by commas. */
   MEDIA_RENDER_SIZES: z.string().default('').refine((v) => typeof parseRenderSizes(v) !== 'string', { message: 'must be WIDTHxHEIGHT@QUALITY,... (1..4096, quality 1..100)' }),
   /** Images rendered at once (each on one libvips thread), and renders waiting beyond those (503 past it). */

@@ -115,7 +115,8 @@ describe('GET /openapi.json', () => {
     }
     expect(doc.paths['/auth/v1/user']?.get?.security).toEqual([{ bearer: [] }]);
     const up = doc.paths['/storage/v1/object/{bucket}/{storyId}/{file}']?.post;
-    expect(Object.keys(up?.requestBody?.content ?? {})).toEqual(expect.arrayContaining(['image/png', 'image/svg+xml', 'audio/mpeg']));
+    expect(Object.keys(up?.requestBody?.content ?? {})).toEqual(expect.arrayContaining(['image/png', 'image/webp', 'audio/mpeg']));
+    expect(Object.keys(up?.requestBody?.content ?? {})).not.toContain('image/svg+xml');
     expect(up?.responses).toHaveProperty('413');
     expect(up?.parameters?.map((p) => p.name)).toContain('x-upsert');
   });

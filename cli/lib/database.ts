@@ -30,7 +30,7 @@ export function describeDb(c: Config): string {
 }
 
 /** Opens the database as `looptale serve` would (migrating it; `asIs`: schema untouched) and runs `body` on it. */
-export async function withDb<T>(o: DbOptions, body: (db: Db, where: string) => Promise<T>, opts: { asIs?: boolean } = {}): Promise<T> {
+export async function withDb<T>(o: DbOptions, body: (db: Db, where: string, config: Config) => Promise<T>, opts: { asIs?: boolean } = {}): Promise<T> {
   let config: Config;
   try {
     // --data-dir wins over a DATABASE_URL in the environment (an empty override unsets it).
@@ -47,7 +47,7 @@ export async function withDb<T>(o: DbOptions, body: (db: Db, where: string) => P
     throw new CliError(`Cannot open ${describeDb(config)}: ${e instanceof Error ? e.message : String(e)}`);
   }
   try {
-    return await body(db, describeDb(config));
+    return await body(db, describeDb(config), config);
   } finally {
     await db.close();
   }

@@ -172,9 +172,9 @@ function describeUploads(paths: Record<string, Record<string, Json>>, maxFileByt
       404: { description: method === 'put' ? 'Unknown story or file' : 'Unknown story' },
       ...(method === 'post' ? { 409: { description: 'The file exists and x-upsert is not true' } } : {}),
       403: { description: "Not an author of the story nor an admin" },
-      413: { description: 'Larger than the size cap' },
+      413: { description: "Larger than the size cap (MEDIA_MAX_FILE_BYTES), or more than the story's or the author's stored media may take (MEDIA_STORY_BYTES, MEDIA_AUTHOR_BYTES)" },
       429: { description: "The user's daily upload quota is used up (MEDIA_USER_DAILY_BYTES); Retry-After says when to retry" },
-      415: { description: "A content type the bucket does not take, or bytes that are not of that type" },
+      415: { description: 'A content type the bucket does not take (SVG is refused), or bytes that do not decode as that type' },
     };
   }
 }

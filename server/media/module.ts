@@ -6,8 +6,11 @@ import { AuthorsRepo } from '../store/authors.js';
 import { UploadQuota } from './quota.js';
 import { Renderer } from './render.js';
 import { parseRenderSizes, SPEC_SIZES } from './render-sizes.js';
+import { archiveRoutes } from './archive-routes.js';
 import { mediaRoutes } from './routes.js';
+import { archiveLimits } from './story-archive.js';
 import { seedMedia } from './seed-media.js';
+import { StoredQuota } from './stored-quota.js';
 import { openMediaStore, type MediaStore } from './store.js';
 
 declare module '../http/app.js' {
@@ -33,6 +36,7 @@ export const mediaModule: RouteModule = async (app, s) => {
     ids: async () => (await s.stories.listCatalogue(null)).map((x) => x.id),
     get: (id) => s.stories.getStory(id),
   }, s.config.STORIES_DIR, s.log.child({ component: 'media' }));
+  const stored = new StoredQuota(s.media, s.db, { storyBytes: s.config.MEDIA_STORY_BYTES, authorBytes: s.config.MEDIA_AUTHOR_BYTES });
   await mediaRoutes({
     storage: s.media,
     renderer: s.renderer,
@@ -40,6 +44,8 @@ export const mediaModule: RouteModule = async (app, s) => {
     storyExists: async (id) => (await s.stories.getStory(id)) !== null,
     canWrite: async (userId, storyId) => (await authors.roleFor(userId, storyId)) !== null,
     quota: new UploadQuota(s.db, s.config.MEDIA_USER_DAILY_BYTES),
+    stored,
     maxFileBytes: s.config.MEDIA_MAX_FILE_BYTES,
   })(app, s);
+  await archiveRoutes({ stories: s.stories, media: s.media, authors, stored, limits: archiveLimits(s.config) })(app, s);
 };

@@ -1,7 +1,8 @@
 // Storage routes in Supabase Storage's shapes, so the spec's URLs and supabase-js storage calls work against this
 // server: public download, resized render, upload (raw bytes, x-upsert), update, and the list calls. Buckets are
 // public: reads need no token. Writes need a signed-in author of the story or an admin (checked before the body is
-// read), fit the per-file cap and the user's daily quota, and must decode as the type they claim.
+// read), fit the per-file cap, the user's daily quota and the story's and author's stored-bytes quotas, and must decode
+// as the type they claim: images are stored as sharp re-encodes them (SVG refused), sounds as sent once they decode.
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -13,9 +14,11 @@ import { route } from '../http/route.js';
 import { RateLimiter } from '../http/rate-limit.js';
 import { RenderBusy, RenderError, RenderQuery, RenderRefused, type Renderer, variantOf } from './render.js';
 import type { UploadQuota } from './quota.js';
+import { mb } from './stored-quota.js';
 import { Bucket, checkUpload, FileName, StoryId, type StoredObject } from './storage.js';
 import type { ByteRange, MediaStore } from './store.js';
-import { verifyImage } from './verify.js';
+import type { StoredQuota } from './stored-quota.js';
+import { reencodeImage, verifySound } from './verify.js';
 
 const ObjectParams = z.object({ bucket: Bucket, storyId: StoryId, file: FileName });
 const FolderParams = z.object({ bucket: Bucket, storyId: StoryId });
@@ -106,13 +109,14 @@ export type MediaRouteDeps = {
   /** Whether this user may change this story's media: one of its authors, or an admin. */
   canWrite: (userId: string, storyId: string) => Promise<boolean>;
   quota: UploadQuota;
+  /** Per-story and per-author stored bytes. */
+  stored: StoredQuota;
   /** Largest file accepted, in bytes. */
   maxFileBytes: number;
   /** Fresh renders one client address may cause per minute. */
   renderPerMinute: number;
 };
 
-const mb = (n: number): string => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 
 export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
   const { storage, renderer } = deps;
@@ -140,18 +144,27 @@ export function mediaRoutes(deps: MediaRouteDeps): RouteModule {
   async function write(req: FastifyRequest, p: z.infer<typeof ObjectParams>, mode: 'create' | 'upsert' | 'update'): Promise<z.infer<typeof Uploaded>> {
     await authorize(req.user, p.storyId);
     const body: unknown = req.body;
-    const bytes = Buffer.isBuffer(body) ? body : null;
-    const check = checkUpload(p.bucket, p.file, req.headers['content-type'], bytes ?? Buffer.alloc(0));
-    if (!check.ok && check.status === 415 && check.code === 'storage/unsupported_type') throw new HttpError(415, check.code, check.message);
-    if (!bytes || bytes.length === 0) throw new HttpError(400, 'storage/empty', 'The body is empty: send the file bytes.');
+    const sent = Buffer.isBuffer(body) ? body : null;
+    const check = checkUpload(p.bucket, p.file, req.headers['content-type'], sent ?? Buffer.alloc(0));
+    if (!check.ok && check.status === 415 && check.code !== 'storage/content_mismatch') throw new HttpError(415, check.code, check.message);
+    if (!sent || sent.length === 0) throw new HttpError(400, 'storage/empty', 'The body is empty: send the file bytes.');
     if (!check.ok) throw new HttpError(check.status, check.code, check.message);
+    // What is stored: sharp's re-encoding of an image; a sound as sent once it decodes.
+    let bytes = sent;
     if (p.bucket === 'image') {
-      const image = await verifyImage(bytes, check.type);
+      const image = await reencodeImage(sent, check.type);
       if (!image.ok) throw new HttpError(415, 'storage/content_mismatch', image.message);
+      bytes = image.bytes;
+    } else {
+      const sound = await verifySound(sent, check.type);
+      if (!sound.ok) throw new HttpError(415, 'storage/content_mismatch', sound.message);
     }
     if (mode === 'update' && !(await storage.stat(p.bucket, p.storyId, p.file))) throw notFound('Object not found.');
     const userId = req.user?.id ?? '';
-    const reserved = await deps.quota.reserve(userId, { bucket: p.bucket, storyId: p.storyId, file: p.file }, bytes.length);
+    const over = await deps.stored.check(userId, p.storyId, [{ bucket: p.bucket, file: p.file, bytes: bytes.length }]);
+    if (over) throw new HttpError(over.status, over.code, over.message);
+    // The daily quota charges what was sent (the work of receiving and checking it), as before re-encoding.
+    const reserved = await deps.quota.reserve(userId, { bucket: p.bucket, storyId: p.storyId, file: p.file }, sent.length);
     if (!reserved.ok) throw quotaExceeded(reserved.retryAfterS);
     let r: Awaited<ReturnType<MediaStore['put']>>;
     try {

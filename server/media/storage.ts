@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.js';
 import type { ByteRange, MediaStore } from './store.js';
+import { SVG_REFUSED } from './verify.js';
 
 export const BUCKETS = ['image', 'sound'] as const;
 export const Bucket = z.enum(BUCKETS);
@@ -28,7 +29,11 @@ const SERVED_TYPES: Record<string, string> = {
   '.gif': 'image/gif', '.mp4': 'video/mp4', '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg',
 };
 
-/** What each bucket accepts on upload: canonical type -> its file extensions and how its bytes start. */
+/**
+ * What each bucket accepts on upload: canonical type -> its file extensions and how its bytes start. SVG is served
+ * (seeded fixture media) but never accepted (it can carry script); OGG is not accepted because no decoder here can
+ * check it.
+ */
 type Accepted = { extensions: readonly string[]; sniff: (b: Buffer) => boolean };
 const ascii = (b: Buffer, at: number, s: string): boolean => b.subarray(at, at + s.length).toString('latin1') === s;
 const ACCEPTED: Record<Bucket, Record<string, Accepted>> = {
@@ -36,12 +41,10 @@ const ACCEPTED: Record<Bucket, Record<string, Accepted>> = {
     'image/jpeg': { extensions: ['.jpg', '.jpeg'], sniff: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
     'image/png': { extensions: ['.png'], sniff: (b) => ascii(b, 0, '\x89PNG\r\n\x1a\n') },
     'image/webp': { extensions: ['.webp'], sniff: (b) => ascii(b, 0, 'RIFF') && ascii(b, 8, 'WEBP') },
-    'image/svg+xml': { extensions: ['.svg'], sniff: (b) => /<svg[\s>]/i.test(b.subarray(0, 4096).toString('utf8')) },
   },
   sound: {
     'audio/mpeg': { extensions: ['.mp3'], sniff: (b) => ascii(b, 0, 'ID3') || (b[0] === 0xff && ((b[1] ?? 0) & 0xe0) === 0xe0) },
     'audio/wav': { extensions: ['.wav'], sniff: (b) => ascii(b, 0, 'RIFF') && ascii(b, 8, 'WAVE') },
-    'audio/ogg': { extensions: ['.ogg'], sniff: (b) => ascii(b, 0, 'OggS') },
   },
 };
 /** Other names clients send for the same types. */
@@ -64,6 +67,9 @@ export function checkUpload(bucket: Bucket, file: string, contentType: string | 
   const raw = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const type = ALIASES[raw] ?? raw;
   const accepted = ACCEPTED[bucket][type];
+  if (bucket === 'image' && (type === 'image/svg+xml' || extname(file).toLowerCase() === '.svg')) {
+    return { ok: false, status: 415, code: 'storage/svg_refused', message: SVG_REFUSED };
+  }
   if (!accepted) {
     const hint = raw.startsWith('multipart/') ? ' Send the file itself as the body (multipart forms are not accepted).' : '';
     return { ok: false, status: 415, code: 'storage/unsupported_type', message: `The ${bucket} bucket takes ${acceptedTypes(bucket).join(', ')}; got ${raw || 'no content type'}.${hint}` };
