@@ -22,7 +22,10 @@ const refused = (r: ArchiveRefusal): HttpError => new HttpError(r.status, r.code
 export function archiveRoutes(deps: ArchiveRouteDeps): RouteModule {
   async function mayChange(req: FastifyRequest, storyId: string): Promise<string> {
     if (!req.user) throw unauthorized();
-    if ((await deps.authors.roleFor(req.user.id, storyId)) === null) throw new HttpError(403, 'story/forbidden', "Only the story's authors and admins may export or replace it.");
+    // A story maker's role first: a player listed among a story's authors still may not (the studio's rule).
+    if ((await deps.authors.userRole(req.user.id)) === 'player' || (await deps.authors.roleFor(req.user.id, storyId)) === null) {
+      throw new HttpError(403, 'story/forbidden', "Only the story's authors and admins may export or replace it.");
+    }
     return req.user.id;
   }
 
