@@ -94,14 +94,14 @@ export function authoringRoutes(deps: AuthoringDeps): RouteModule {
         body: z.object({ base_revision: Base, changes: Changes, summary: z.string().min(1).max(200).optional() }).strict(), response: Written },
         async ({ params, body, user }) => {
           await mayEdit(user?.id ?? '', params.id, true);
-          await drafts.open(params.id, user?.id ?? null);
+          await drafts.ensure(params.id, user?.id ?? null);
           return done(await drafts.change(params.id, body.base_revision, body.changes, user?.id ?? '', body.summary));
         });
       route(scoped, { method: 'PUT', url: '/api/authoring/stories/:id/draft', summary: 'Replace the draft with a story file (an import as a new draft): one revision, field by field', tags: ['authoring'], auth: 'user', params: Id,
         body: z.object({ base_revision: Base, story: StoryFile }).strict(), response: Written },
         async ({ params, body, user }) => {
           await mayEdit(user?.id ?? '', params.id, true);
-          await drafts.open(params.id, user?.id ?? null);
+          await drafts.ensure(params.id, user?.id ?? null);
           return done(await drafts.replace(params.id, body.base_revision, body.story, user?.id ?? ''));
         });
       route(scoped, { method: 'GET', url: '/api/authoring/stories/:id/history', summary: "The draft's revisions, newest first: author, time, summary, changes and a field-by-field diff", tags: ['authoring'], auth: 'user', params: Id,

@@ -98,6 +98,13 @@ export class DraftRepo {
     return r.rows[0] ? toDraft(r.rows[0]) : null;
   }
 
+  /** Makes the story's draft from its newest version when it has none yet (a cheap look-up when it has one). */
+  async ensure(storyId: string, by: string | null): Promise<void> {
+    if (!isUuid(storyId)) return;
+    const have = await this.#db.query('SELECT 1 FROM looptale_private.story_drafts WHERE story_id = $1', [storyId]);
+    if (have.rows.length === 0) await this.open(storyId, by);
+  }
+
   /** A new story, as a draft only (no catalogue entry until it is published); `by` becomes its first author. */
   async create(document: Json, by: string): Promise<DraftWrite> {
     const check = checkDraft(document);
@@ -139,8 +146,7 @@ export class DraftRepo {
         if (conflicts.length > 0) throw new Refused({ kind: 'conflict', revision: now.revision, conflicts });
         merged = true;
       }
-      await this.#applyAsRevision(q, now, changes, by, summary ?? summaryOf(changes));
-      return { draft: await this.#locked(q, storyId), merged };
+      return { draft: await this.#applyAsRevision(q, now, changes, by, summary ?? summaryOf(changes)), merged };
     });
   }
 
@@ -152,8 +158,7 @@ export class DraftRepo {
       if (document.id !== storyId) throw new Refused({ kind: 'invalid', problems: [{ path: '$.id', code: 'change/other_story', message: `The file is story ${String(document.id)}, not ${storyId}.` }] });
       const changes = diffDrafts(now.document, document);
       if (changes.length === 0) return { draft: now, merged: false };
-      await this.#applyAsRevision(q, now, changes, by, `Imported a story file (${changes.length} change${changes.length === 1 ? '' : 's'})`, document);
-      return { draft: await this.#locked(q, storyId), merged: false };
+      return { draft: await this.#applyAsRevision(q, now, changes, by, `Imported a story file (${changes.length} change${changes.length === 1 ? '' : 's'})`, document), merged: false };
     });
   }
 
@@ -168,8 +173,7 @@ export class DraftRepo {
       const since = await this.#revisionsAfter(q, storyId, revision);
       const inverse = [...since].reverse().flatMap((r) => r.inverse);
       if (inverse.length === 0) return { draft: now, merged: false };
-      await this.#applyAsRevision(q, now, inverse, by, `Restored revision ${revision}`);
-      return { draft: await this.#locked(q, storyId), merged: false };
+      return { draft: await this.#applyAsRevision(q, now, inverse, by, `Restored revision ${revision}`), merged: false };
     });
   }
 
@@ -184,7 +188,7 @@ export class DraftRepo {
       if (!story.success) throw new Refused({ kind: 'invalid', problems: [{ path: '$', code: 'schema/invalid', message: 'The draft does not parse as a story.' }] });
       const version = await this.#stories.publishIn(q, story.data, now.document, by);
       await q.query('UPDATE looptale_private.story_drafts SET base_version = $2 WHERE story_id = $1', [storyId, version]);
-      return { draft: await this.#locked(q, storyId), merged: false, version };
+      return { draft: { ...now, base_version: version }, merged: false, version };
     });
   }
 
@@ -235,7 +239,8 @@ export class DraftRepo {
     }));
   }
 
-  async #applyAsRevision(q: Queryable, now: Draft, changes: readonly Change[], by: string, summary: string, exact?: Json): Promise<void> {
+  /** Applies the changes as the next revision and returns the draft as written (it is not read back). */
+  async #applyAsRevision(q: Queryable, now: Draft, changes: readonly Change[], by: string, summary: string, exact?: Json): Promise<Draft> {
     const applied = applyChanges(now.document, changes);
     if (!applied.ok) throw new Refused({ kind: 'invalid', problems: applied.problems });
     const doc = exact ?? applied.doc;
@@ -247,11 +252,15 @@ export class DraftRepo {
        VALUES ($1, $2, $3, $4::text::jsonb, $5::text::jsonb, $6)`,
       [now.story_id, revision, isUuid(by) ? by : null, json(changes), json(applied.inverse), summary.slice(0, 500)],
     );
-    await q.query(
+    const r = await q.query<{ updated_at: Date }>(
       `UPDATE looptale_private.story_drafts SET revision = $2, document = $3::text::json, report = $4::text::jsonb, updated_at = now()
-        WHERE story_id = $1`,
+        WHERE story_id = $1 RETURNING updated_at`,
       [now.story_id, revision, json(doc), json(check.report)],
     );
+    return {
+      ...now, revision, document: doc, report: check.report, publishable: check.publishable,
+      updated_at: String(iso(r.rows[0]?.updated_at ?? new Date())),
+    };
   }
 
   async #revisionsAfter(q: Queryable, storyId: string, revision: number): Promise<{ changes: Change[]; inverse: Change[] }[]> {
