@@ -114,6 +114,7 @@ describe('authoring API', () => {
       'POST /api/authoring/stories/:id/publish': { path: `/api/authoring/stories/${id}/publish`, status: 200, body: (rev) => ({ base_revision: rev }) },
       'GET /api/authoring/stories/:id/versions': { path: `/api/authoring/stories/${id}/versions`, status: 200 },
       'GET /api/authoring/stories/:id/export': { path: `/api/authoring/stories/${id}/export`, status: 200 },
+      'GET /api/authoring/entities/:id': { path: `/api/authoring/entities/${String((file.characters as Json[])[0]?.id)}`, status: 200 },
     };
     const routes = declaredRoutes().filter((r) => r.url.startsWith('/api/authoring')).map((r) => `${r.method} ${r.url}`).sort();
     expect(routes).toEqual(Object.keys(calls).sort());
@@ -133,7 +134,8 @@ describe('authoring API', () => {
       const player = await call(method, c.path, users.player, body);
       expect(player.status, `${key} as a player`).toBe(403);
       expect(player.body).toMatchObject({ error: { code: 'authoring/forbidden', message: expect.stringContaining('story makers') as unknown } });
-      if (key === 'GET /api/authoring/stories' || key === 'POST /api/authoring/stories') continue; // not about one story
+      // Not about one story (the entity look-up searches the caller's own stories: tests/authoring-entities.test.ts).
+      if (key === 'GET /api/authoring/stories' || key === 'POST /api/authoring/stories' || key === 'GET /api/authoring/entities/:id') continue;
       const other = await call(method, c.path, users.other, body);
       expect(other.status, `${key} as another author`).toBe(403);
       expect(other.body).toMatchObject({ error: { code: 'authoring/forbidden', message: expect.stringContaining('not an author of this story') as unknown } });

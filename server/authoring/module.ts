@@ -3,6 +3,7 @@
 import type { RouteModule } from '../http/app.js';
 import { DraftRepo } from '../store/drafts.js';
 import { authoringRoutes } from './routes.js';
+import { entityRoutes } from './entity-routes.js';
 
 declare module '../http/app.js' {
   interface Services {
@@ -13,4 +14,5 @@ declare module '../http/app.js' {
 export const authoringModule: RouteModule = async (app, s) => {
   s.drafts = new DraftRepo(s.db, s.stories);
   await authoringRoutes({ drafts: s.drafts, stories: s.stories, authors: s.authors })(app, s);
+  await entityRoutes({ drafts: s.drafts, authors: s.authors })(app, s);
 };
