@@ -22,7 +22,7 @@ const storage: SessionStorage = {
   remove: (k) => window.localStorage.removeItem(k),
 };
 
-const clock = { now: () => Date.now(), after: browserClock.after };
+const clock = { now: () => Date.now(), after: (ms: number, fire: () => void) => browserClock.after(ms, fire) };
 
 /** The session of a story, opened once per provider. */
 function useSession(storyId: string): { session: DraftSession | null; error: string | null } {
