@@ -157,7 +157,8 @@ export class DraftSession {
     const c = this.#conflicts.find((x) => x.path === path);
     if (!c) return;
     this.#conflicts = this.#conflicts.filter((x) => x !== c);
-    const changes = changesToSet(this.#local, path, value);
+    // Keeping theirs: the draft already holds it, nothing to send.
+    const changes = JSON.stringify(valueOfTouch(this.#local, path)) === JSON.stringify(value) ? [] : changesToSet(this.#local, path, value);
     if (changes.length > 0) this.apply(changes, `Resolve ${path}`);
     else this.#publish();
   }

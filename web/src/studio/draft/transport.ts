@@ -34,6 +34,14 @@ const MAX_SINCE = 200;
 type DraftBody = { revision: number; base_version: number | null; document: Json };
 type ErrorBody = { error?: { message?: string; code?: string; details?: Record<string, unknown> } } | null;
 
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) as unknown : null;
+  } catch {
+    return null;
+  }
+}
+
 const toDraft = (d: DraftBody): ServerDraft => ({ revision: d.revision, baseVersion: d.base_version, doc: d.document });
 
 /** The authoring API over HTTP, with the caller's bearer token. */
@@ -46,13 +54,7 @@ export function httpTransport(baseUrl: string, storyId: string, token: () => str
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetchImpl(`${root}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) as unknown : null;
-    } catch {
-      json = null;
-    }
-    return { status: res.status, json, retryAfter: res.headers.get('retry-after') };
+    return { status: res.status, json: parseJson(text), retryAfter: res.headers.get('retry-after') };
   }
   const messageOf = (json: unknown, status: number): string => (json as ErrorBody)?.error?.message ?? `The server answered ${status}.`;
   async function must(method: string, path: string): Promise<unknown> {
