@@ -14,6 +14,9 @@ import { FlowGraph } from './flow-graph.js';
 import { useDraft } from '../studio/draft/draft-context.js';
 import { StoryLayout } from '../studio/shell/story-layout.js';
 import { englishOf } from '../studio/shell/problem-target.js';
+import { MomentForm } from '../studio/forms/moment-form.js';
+import { EntityListPage } from '../studio/entities/entity-list-page.js';
+import { EntityPage } from '../studio/entities/entity-page.js';
 import './admin-area.css';
 
 function useUserId(): string | null {
@@ -65,6 +68,7 @@ function StoryFlow() {
       {graph.isError ? <Alert>{graph.error.message}</Alert> : null}
       {focused ? <p className="admin__focus" data-testid="flow-focus">{focused.label}{focused.reachable ? '' : ' · not reachable from the first moment'}</p> : null}
       {graph.data ? <FlowGraph layout={graph.data} storyId={storyId} focus={momentId} start={graph.data.nodes.find((n) => n.depth === 0)?.key} /> : null}
+      {momentId ? <MomentForm momentId={momentId} /> : null}
     </section>
   );
 }
@@ -138,7 +142,13 @@ export default function AdminArea() {
           <Route index element={<StoryDetail />} />
           <Route path="flow" element={<StoryFlow />} />
           <Route path="flow/moment/:momentId" element={<StoryFlow />} />
+          <Route path="characters" element={<EntityListPage collection="characters" />} />
+          <Route path="items" element={<EntityListPage collection="items" />} />
+          <Route path="places" element={<EntityListPage collection="places" />} />
         </Route>
+        <Route path="characters/:id" element={<EntityPage collection="characters" />} />
+        <Route path="items/:id" element={<EntityPage collection="items" />} />
+        <Route path="places/:id" element={<EntityPage collection="places" />} />
         <Route path="feedback" element={<FeedbackList />} />
         <Route path="*" element={<NotBuilt />} />
       </Routes>
