@@ -7,9 +7,23 @@ import type { EntityCollection } from '../../../../engine/story/entity-fields.js
 import { api } from '../../api/client.js';
 import { Alert } from '../../ui/alert.js';
 import { Spinner } from '../../ui/spinner.js';
-import { DraftProvider } from '../draft/draft-context.js';
+import { DraftProvider, useDraft } from '../draft/draft-context.js';
+import { ConflictsPanel } from '../shell/conflicts-panel.js';
+import { SaveStatus } from '../shell/save-status.js';
+import '../shell/studio.css';
 import { EntityEditor } from './entity-editor.js';
 import { MANY, ONE } from './entity-words.js';
+
+/** The save status and any conflict, as on the story's own pages (this page is outside the story layout). */
+function DraftState() {
+  const d = useDraft();
+  return (
+    <>
+      <SaveStatus draft={d} />
+      {d.conflicts.length > 0 ? <ConflictsPanel draft={d} /> : null}
+    </>
+  );
+}
 
 type EntityHome = { story_id: string; story_name: string; collection: EntityCollection };
 
@@ -32,6 +46,7 @@ export function EntityPage({ collection }: { collection: EntityCollection }) {
         <Alert tone="info">This is {ONE[h.collection] === 'item' ? 'an' : 'a'} {ONE[h.collection]}, not {ONE[collection] === 'item' ? 'an' : 'a'} {ONE[collection]}: <Link to={`/admin/${h.collection}/${id}`}>open it as {ONE[h.collection] === 'item' ? 'an' : 'a'} {ONE[h.collection]}</Link>.</Alert>
       ) : (
         <DraftProvider storyId={h.story_id}>
+          <DraftState />
           <EntityEditor collection={collection} id={id} />
         </DraftProvider>
       )}
