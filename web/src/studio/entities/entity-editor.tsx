@@ -12,6 +12,7 @@ import { useTranslationAges } from '../forms/use-translation-ages.js';
 import { isRecord, type FormCtx } from '../forms/widget-props.js';
 import { nameOfEntity, renameChanges, textMentions, usesOf } from './entity-refs.js';
 import { ONE } from './entity-words.js';
+import { fieldLabel } from './field-labels.js';
 import '../forms/forms.css';
 import './entities.css';
 
@@ -91,7 +92,7 @@ export function EntityEditor({ collection, id }: { collection: EntityCollection;
                   {u.id !== null
                     ? <Link to={`/admin/stories/${d.storyId}/flow/moment/${u.id}`}>{u.name}</Link>
                     : <span>{u.name}</span>}
-                  <span className="form-muted"> · {u.fields.join(', ')}</span>
+                  <span className="form-muted"> · {u.fields.map(fieldLabel).join(', ')}</span>
                 </li>
               ))}
             </ul>

@@ -8,6 +8,7 @@ import { newId } from '../../api/client.js';
 import { useDraft } from '../draft/draft-context.js';
 import { deleteChanges, nameOfEntity, usesOf } from './entity-refs.js';
 import { MANY, ONE } from './entity-words.js';
+import { fieldLabel } from './field-labels.js';
 import '../forms/forms.css';
 import './entities.css';
 
@@ -37,7 +38,7 @@ function DeleteConfirm({ collection, entity, onDone }: { collection: EntityColle
     <div className="ent-confirm" role="alertdialog" aria-label={`Delete ${name}`}>
       <p>{uses.length === 0 ? `Nothing names ${name}.` : `${name} is used in ${uses.length} ${uses.length === 1 ? 'place' : 'places'}; deleting removes ${uses.length === 1 ? 'that reference' : 'those references'} too:`}</p>
       {uses.length > 0 ? (
-        <ul className="ent-confirm__uses">{uses.map((u) => <li key={u.id ?? u.name}>{u.name} <span className="form-muted">({u.fields.join(', ')})</span></li>)}</ul>
+        <ul className="ent-confirm__uses">{uses.map((u) => <li key={u.id ?? u.name}>{u.name} <span className="form-muted">({u.fields.map(fieldLabel).join(', ')})</span></li>)}</ul>
       ) : null}
       <div className="ent-confirm__actions">
         <button type="button" className="form-mini form-mini--danger" onClick={() => { d.apply(deleteChanges(d.doc, collection, id), `Delete ${name}`); onDone(); }}>
@@ -66,7 +67,7 @@ export function EntityListPage({ collection }: { collection: EntityCollection })
   return (
     <section className="ent-list-page" data-testid="entity-list">
       <header className="ent-list-head">
-        <h1 className="form-title">{MANY[collection]} <span className="form-muted">({list.length})</span></h1>
+        <h2 className="ent-list-title">{MANY[collection]} <span className="form-muted">({list.length})</span></h2>
         <input type="search" className="form-input ent-search" placeholder={`Search ${MANY[collection].toLowerCase()}`} aria-label={`Search ${MANY[collection].toLowerCase()}`}
           value={query} onChange={(e) => setQuery(e.target.value)} />
       </header>

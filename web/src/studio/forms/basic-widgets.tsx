@@ -99,7 +99,7 @@ function Select({ id, value, options, required, onChange, labels }: {
   const known = value === '' || options.includes(value);
   return (
     <select id={id} className="form-input form-select" value={value} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}>
-      {!required || value === '' ? <option value="">{required ? 'Choose…' : '(none)'}</option> : null}
+      {!required || value === '' ? <option value="">{required ? 'Choose…' : '(not set)'}</option> : null}
       {!known ? <option value={value}>{`Unknown: ${value}`}</option> : null}
       {options.map((o) => <option key={o} value={o}>{labels?.get(o) ?? o}</option>)}
     </select>

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import type { Problem } from '../../../../engine/story/validate.js';
 import type { FormField } from './form-field.js';
 import { FieldWidget } from './field-widget.js';
+import { expand } from './form-field.js';
 import type { FormCtx } from './widget-props.js';
 
 export function FieldRow({ field, value, onChange, slot, ctx, problems, refusal }: {
@@ -11,8 +12,10 @@ export function FieldRow({ field, value, onChange, slot, ctx, problems, refusal 
 }) {
   const id = useId();
   const bare = field.kind === 'boolean';
+  const k = expand(field).kind;
+  const wide = field.perLanguage === true || k === 'list' || k === 'object' || k === 'strings' || k === 'choices';
   return (
-    <div className={`form-row${problems.some((p) => p.severity === 'error') || refusal ? ' form-row--error' : ''}`} data-field={field.key}>
+    <div className={`form-row${wide ? ' form-row--wide' : ''}${problems.some((p) => p.severity === 'error') || refusal ? ' form-row--error' : ''}`} data-field={field.key}>
       {bare ? null : (
         <label className="form-row__label" htmlFor={id}>
           {field.label}{field.required ? <span className="form-req" aria-hidden="true"> *</span> : null}

@@ -63,8 +63,10 @@ function Part({ field, parent, onParent, slot, ctx }: { field: FormField; parent
     onParent(next);
   };
   const bare = field.kind === 'boolean';
+  const k = expand(field).kind;
+  const wide = field.perLanguage === true || k === 'list' || k === 'object' || k === 'strings' || k === 'choices' || k === 'items' || k === 'characters';
   return (
-    <div className="form-part" data-field={field.key}>
+    <div className={`form-part${wide ? ' form-part--wide' : ''}`} data-field={field.key}>
       {bare ? null : <label className="form-part__label" htmlFor={id}>{field.label}{field.required ? <span className="form-req" aria-hidden="true"> *</span> : null}</label>}
       <FieldWidget field={field} value={parent[field.key]} onChange={set} id={id} slot={`${slot}/${field.key}`} ctx={ctx} />
     </div>

@@ -32,7 +32,7 @@ function Side({ id, lang, text, error, max, multiline, onInput, label }: {
     <div className="form-side">
       <span className="form-side__lang" aria-hidden="true">{lang.toUpperCase()}</span>
       {multiline
-        ? <textarea {...common} rows={2} onChange={(e) => onInput(e.target.value)} />
+        ? <textarea {...common} rows={1} onChange={(e) => onInput(e.target.value)} />
         : <input {...common} type="text" onChange={(e) => onInput(e.target.value)} />}
       <span className={`form-count${max !== null && text.length > max ? ' form-count--over' : ''}`}>{count}</span>
       {error ? <p id={errorId} className="form-error" role="alert">{error}</p> : null}
