@@ -2,7 +2,7 @@
 // (types.ts) over one DraftSession per story, with the engine validator's problems worked out shortly after each edit.
 // Browser storage keeps unsent edits (session.ts); other tabs of this browser hear of each save at once (a
 // BroadcastChannel), other authors' edits arrive within the session's poll.
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { validateStory, type Problem } from '../../../../engine/story/validate.js';
 import { browserClock, getAccessToken, SERVER_URL } from '../../api/client.js';
 import { Alert } from '../../ui/alert.js';
@@ -64,12 +64,42 @@ function useTabs(storyId: string, session: DraftSession | null, revision: number
   }, [channel, storyId, revision]);
 }
 
-/** The validator's problems for the draft, worked out after the edits pause. */
+/** The validator's problems for the draft, worked out in a worker after the edits pause (on this thread where
+ *  workers are not available). */
 function useProblems(doc: unknown): readonly Problem[] {
   const [problems, setProblems] = useState<readonly Problem[]>([]);
+  const worker = useRef<Worker | null>(null);
+  const asked = useRef(0);
+  useEffect(() => {
+    let w: Worker | null = null;
+    try {
+      w = new Worker(new URL('./validate-worker.ts', import.meta.url), { type: 'module' });
+    } catch {
+      return;
+    }
+    const onAnswer = (e: MessageEvent<{ seq: number; problems: Problem[] }>) => {
+      if (e.data.seq !== asked.current) return;
+      setProblems(e.data.problems);
+      // Named for the studio bench (scripts/bench): from the edits' pause to the problems shown.
+      performance.mark('studio:problems');
+    };
+    w.addEventListener('message', onAnswer);
+    worker.current = w;
+    return () => {
+      w.terminate();
+      worker.current = null;
+    };
+  }, []);
   useEffect(() => {
     if (doc === null) return;
-    const t = window.setTimeout(() => setProblems(validateStory(doc).problems), VALIDATE_AFTER_MS);
+    const t = window.setTimeout(() => {
+      asked.current += 1;
+      if (worker.current) worker.current.postMessage({ seq: asked.current, doc });
+      else {
+        setProblems(validateStory(doc).problems);
+        performance.mark('studio:problems');
+      }
+    }, VALIDATE_AFTER_MS);
     return () => window.clearTimeout(t);
   }, [doc]);
   return problems;
