@@ -82,6 +82,14 @@ describe('studio forms in the browser', { timeout: 180_000 }, () => {
     expect(moment(doc, rewardId).hint).toEqual({ en: 'Ask Nell Marsh for the coat.', fr: 'Demandez le ciré à Nell Marsh.' });
     expect(moment(doc, rewardId).goal).toEqual({ en: 'Win the coat from Nell Marsh, kindly.', fr: 'Gagnez le ciré de Nell Marsh.' });
 
+    // One undo takes the whole rename back, one redo brings it again.
+    await page.getByRole('button', { name: 'Undo Rename Nell Cardew to Nell Marsh' }).click();
+    await page.getByTestId('entity-name').filter({ hasText: 'Nell Cardew' }).waitFor();
+    await expect.poll(async () => JSON.stringify(await draft()).includes('Nell Marsh'), { timeout: 20_000 }).toBe(false);
+    await page.getByRole('button', { name: 'Redo Rename Nell Cardew to Nell Marsh' }).click();
+    await page.getByTestId('entity-name').filter({ hasText: 'Nell Marsh' }).waitFor();
+    await expect.poll(async () => JSON.stringify(await draft()).includes('Nell Cardew'), { timeout: 20_000 }).toBe(false);
+
     // Reload the moment's form: everything is there, and the speaker picker names her anew.
     await page.getByTestId('entity-uses').getByRole('link', { name: 'Nell at the Quay' }).click();
     await page.reload();

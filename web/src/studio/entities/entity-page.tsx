@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import type { EntityCollection } from '../../../../engine/story/entity-fields.js';
 import { api } from '../../api/client.js';
 import { Alert } from '../../ui/alert.js';
+import { Button } from '../../ui/button.js';
 import { Spinner } from '../../ui/spinner.js';
 import { DraftProvider, useDraft } from '../draft/draft-context.js';
 import { ConflictsPanel } from '../shell/conflicts-panel.js';
@@ -14,12 +15,17 @@ import '../shell/studio.css';
 import { EntityEditor } from './entity-editor.js';
 import { MANY, ONE } from './entity-words.js';
 
-/** The save status and any conflict, as on the story's own pages (this page is outside the story layout). */
+/** The save status, undo and redo, and any conflict, as on the story's own pages (this page is outside the story
+ *  layout). */
 function DraftState() {
   const d = useDraft();
   return (
     <>
-      <SaveStatus draft={d} />
+      <div className="ent-state">
+        <SaveStatus draft={d} />
+        <Button size="sm" variant="ghost" onClick={d.undo} disabled={d.undoLabels.length === 0} aria-label={d.undoLabels[0] ? `Undo ${d.undoLabels[0]}` : 'Undo'}>Undo</Button>
+        <Button size="sm" variant="ghost" onClick={d.redo} disabled={d.redoLabels.length === 0} aria-label={d.redoLabels[0] ? `Redo ${d.redoLabels[0]}` : 'Redo'}>Redo</Button>
+      </div>
       {d.conflicts.length > 0 ? <ConflictsPanel draft={d} /> : null}
     </>
   );
