@@ -8,6 +8,7 @@ import { newId } from '../../api/client.js';
 import { useDraft } from '../draft/draft-context.js';
 import { FieldRow } from '../forms/field-row.js';
 import { entityPath, otherProblems, problemsAt } from '../forms/field-problems.js';
+import { entityGaps, gapsText } from '../forms/translation-gaps.js';
 import { useTranslationAges } from '../forms/use-translation-ages.js';
 import { isRecord, type FormCtx } from '../forms/widget-props.js';
 import { nameOfEntity, renameChanges, textMentions, usesOf } from './entity-refs.js';
@@ -67,11 +68,13 @@ export function EntityEditor({ collection, id }: { collection: EntityCollection;
   const at = entityPath(d.doc, collection, id);
   const uses = usesOf(d.doc, id);
   const rest = otherProblems(d.problems, at, fields.map((f) => f.key));
+  const gaps = gapsText(entityGaps(entity, `${collection}/${id}`, ages));
   return (
     <div className="ent-page" data-testid="entity-editor">
       <header className="form-head">
         <p className="form-muted">{ONE[collection]}</p>
         <h1 className="form-title" data-testid="entity-name">{nameOfEntity(entity).en}</h1>
+        {gaps ? <p className="form-gaps" data-testid="translation-gaps">{gaps}</p> : null}
       </header>
       <div className="ent-columns">
         <section className="form" aria-label="Fields">

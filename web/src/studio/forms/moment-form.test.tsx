@@ -50,9 +50,11 @@ describe('MomentForm', () => {
     fireEvent.change(fr!, { target: { value: 'Nell sur le quai' } });
     expect(log.at(-1)?.changes).toEqual([{ op: 'set', path: ['moments', REWARD, 'name'], value: { en: 'Nell on the Quay', fr: 'Nell sur le quai' } }]);
     // Emptying the French removes it, and the field says it is missing.
+    expect(screen.queryByTestId('translation-gaps')).toBeNull();
     fireEvent.change(fr!, { target: { value: '' } });
     expect(log.at(-1)?.changes[0]).toEqual({ op: 'set', path: ['moments', REWARD, 'name'], value: { en: 'Nell on the Quay' } });
     expect(within(row('name')).getByTestId('translation-flag').textContent).toBe('French missing');
+    expect(screen.getByTestId('translation-gaps').textContent).toBe('1 French text missing');
   });
 
   it('refuses a text past the format\'s limit and an empty required English before applying anything', () => {
@@ -119,5 +121,6 @@ describe('MomentForm', () => {
     expect(row('goal').querySelector('b')).toBeNull();
     expect(within(row('hint')).getByTestId('field-refusal').textContent).toBe('Not saved: hint: too long');
     expect(within(row('name')).getByTestId('translation-flag').textContent).toBe('French older than English');
+    expect(screen.getByTestId('translation-gaps').textContent).toBe('1 older than its English');
   });
 });

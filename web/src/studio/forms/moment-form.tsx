@@ -13,6 +13,7 @@ import { FieldRow } from './field-row.js';
 import { entityPath, otherProblems, problemsAt } from './field-problems.js';
 import type { FormField } from './form-field.js';
 import { typeChanges, typeOptions } from './type-change.js';
+import { entityGaps, gapsText } from './translation-gaps.js';
 import { useTranslationAges } from './use-translation-ages.js';
 import { isRecord, type FormCtx } from './widget-props.js';
 import './forms.css';
@@ -70,11 +71,13 @@ export function MomentForm({ momentId }: { momentId: string }) {
   const at = entityPath(d.doc, 'moments', momentId);
   const name = isRecord(moment.name) && typeof moment.name.en === 'string' ? moment.name.en : momentId;
   const rest = otherProblems(d.problems, at, fields.map((f) => f.key));
+  const gaps = gapsText(entityGaps(moment, `moments/${momentId}`, ages));
   return (
     <section className="form" data-testid="moment-form" aria-label={`Moment ${name}`}>
       <header className="form-head">
         <h2 className="form-title">{name}</h2>
         <p className="form-muted">{module?.description ?? `Unknown type ${String(moment.type)}.`}</p>
+        {gaps ? <p className="form-gaps" data-testid="translation-gaps">{gaps}</p> : null}
       </header>
       <TypePicker moment={moment} />
       {rest.length > 0 ? <ul className="form-problems">{rest.map((p, i) => <li key={i} className={`form-problem form-problem--${p.severity}`}>{p.message}</li>)}</ul> : null}

@@ -79,6 +79,29 @@ export function storySlots(doc: Json): Map<string, { en: unknown; fr?: unknown }
   return out;
 }
 
+/** The gaps of one moment, character, item or place (its fields but the id), slots named under `base`. */
+export function entityGaps(entity: Json, base: string, ages?: TranslationAges): { missing: number; outdated: number } {
+  let missing = 0;
+  let outdated = 0;
+  for (const [k, v] of Object.entries(entity)) {
+    if (k === 'id') continue;
+    for (const [slot, t] of perLanguageSlots(v, `${base}/${k}`)) {
+      const s = translationState(t, slot, ages);
+      if (s === 'missing') missing += 1;
+      else if (s === 'outdated') outdated += 1;
+    }
+  }
+  return { missing, outdated };
+}
+
+/** The gaps in words ("2 French texts missing · 1 older than its English"), or null when there is none. */
+export function gapsText(g: { missing: number; outdated: number }): string | null {
+  const parts: string[] = [];
+  if (g.missing > 0) parts.push(`${g.missing} French ${g.missing === 1 ? 'text' : 'texts'} missing`);
+  if (g.outdated > 0) parts.push(`${g.outdated} older than ${g.outdated === 1 ? 'its' : 'their'} English`);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 /** How many of the story's per-language values lack French, and how many have French older than their English. */
 export function translationGaps(doc: Json, ages?: TranslationAges): { missing: number; outdated: number } {
   let missing = 0;
