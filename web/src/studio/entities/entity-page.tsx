@@ -11,6 +11,7 @@ import { Spinner } from '../../ui/spinner.js';
 import { DraftProvider, useDraft } from '../draft/draft-context.js';
 import { ConflictsPanel } from '../shell/conflicts-panel.js';
 import { SaveStatus } from '../shell/save-status.js';
+import { useUndoKeys } from '../shell/use-undo-keys.js';
 import '../shell/studio.css';
 import { EntityEditor } from './entity-editor.js';
 import { MANY, ONE } from './entity-words.js';
@@ -19,6 +20,7 @@ import { MANY, ONE } from './entity-words.js';
  *  layout). */
 function DraftState() {
   const d = useDraft();
+  useUndoKeys(d);
   return (
     <>
       <div className="ent-state">
