@@ -12,5 +12,7 @@ declare module '../http/app.js' {
 
 export const authoringModule: RouteModule = async (app, s) => {
   s.drafts = new DraftRepo(s.db, s.stories);
+  // Snapshots are written after the answers: finish them before the database closes.
+  s.onClose.push(() => s.drafts.flush());
   await authoringRoutes({ drafts: s.drafts, stories: s.stories, authors: s.authors })(app, s);
 };
