@@ -1,10 +1,12 @@
 // checkDraft (draft-check.ts) for a draft changed a little at a time: the same report, computed from what changed.
 // Changes (apply.ts) never modify a draft: an entity they do not touch is the same object in the next draft, so the
 // work done on each entity is kept by object identity: its schema parse, its size and text limits, its own checks
-// and its missing translations are computed once per entity and reused while it is unchanged. The reference checks
-// run on the parsed story each time (a few ms for 2,000 moments); the story-wide graph checks (reachability, the way
-// to an Epilogue, team sizes) run again only when what they read changed: a moment's id, type, name, next moments,
-// team size or rewarded characters, the characters, or first_moment_id. Anything this fast path does not cover (a
+// and its missing translations are computed once per entity and reused while it is unchanged. A moment's reference
+// checks run again when it changed or moved, or when what they read of the rest changed (the ids, names and graph
+// fields of the moments, the characters, items or places, battle_verbs); duplicate ids and the story's own
+// references run each time. The story-wide graph checks (reachability, the way to an Epilogue, team sizes) run
+// again only when what they read changed: a moment's id, type, name, next moments, team size or rewarded
+// characters, the characters, or first_moment_id. Anything this fast path does not cover (a
 // part failing its schema, a file over its limits, one entity object twice) is checked by the full validator, so
 // the result always equals checkDraft's (engine/authoring/incremental-check.property.test.ts).
 import { z } from 'zod';
@@ -12,7 +14,7 @@ import { BlueprintCharacter, BlueprintItem, BlueprintMoment, BlueprintPlace, Sto
 import { STORY_JSON_LIMITS } from '../story/limits.js';
 import { importanceKey, jsonPath, sortByImportance, translationsAt } from '../story/validate.js';
 import { checkMomentAlone, checkStoryGraph, graphInputsOf } from '../story/validate-graph.js';
-import { checkRefs, Report, type Problem, type StoryView } from '../story/validate-refs.js';
+import { checkMomentRefs, checkStoryRefs, Report, type Problem, type StoryView } from '../story/validate-refs.js';
 import { type DraftCheck, splitReport, checkDraft } from './draft-check.js';
 
 type Json = Record<string, unknown>;
@@ -78,7 +80,10 @@ export class DraftChecker {
   readonly #i18n = new WeakMap<object, { relative: Problem[]; placed?: Placed }>();
   readonly #graphInputs = new WeakMap<object, string>();
   readonly #keys = new WeakMap<Problem, string>();
+  readonly #refs = new WeakMap<object, Placed & { epoch: number }>();
   #graph: { first: string | undefined; characters: string; inputs: string[]; problems: Problem[] } | null = null;
+  /** What the moments' reference checks read of the rest of the story, as last seen; `epoch` counts its changes. */
+  #around: { inputs: string[]; lists: unknown[]; epoch: number } = { inputs: [], lists: [], epoch: 0 };
 
   /** How many checks took the fast path, and how many the full validator. */
   readonly stats = { fast: 0, full: 0 };
@@ -122,11 +127,17 @@ export class DraftChecker {
       },
       complete: true,
     };
-    const r = new Report();
-    checkRefs(view, r);
     const rawMoments = raw.moments as object[];
+    const inputs = this.#inputs(view, rawMoments);
+    const a = this.#around;
+    const around = [raw.characters, raw.items, raw.places, view.hasBattleVerbs];
+    const same = a.inputs.length === inputs.length && a.inputs.every((x, i) => x === inputs[i]) && a.lists.every((x, i) => x === around[i]);
+    if (!same) this.#around = { inputs, lists: around, epoch: a.epoch + 1 };
+    const r = new Report();
+    checkStoryRefs(view, r);
+    rawMoments.forEach((el, i) => r.problems.push(...this.#momentRefs(view, el, moments[i] as BlueprintMoment, i)));
     rawMoments.forEach((el, i) => r.problems.push(...this.#momentAlone(view, el, moments[i] as BlueprintMoment, i)));
-    r.problems.push(...this.#storyGraph(view, rawMoments));
+    r.problems.push(...this.#storyGraph(view, inputs));
     this.#translations(raw, r.problems);
     return splitReport(sortByImportance(r.problems, (p) => this.#key(p)));
   }
@@ -185,9 +196,20 @@ export class DraftChecker {
     return r.problems;
   }
 
-  /** checkStoryGraph's problems, run again only when what it reads changed. */
-  #storyGraph(view: StoryView, rawMoments: readonly object[]): Problem[] {
-    const inputs = rawMoments.map((el, i) => {
+  /** checkMomentRefs's problems for the moment at `i`, kept while it, its position and what it reads are unchanged. */
+  #momentRefs(view: StoryView, el: object, m: BlueprintMoment, i: number): Problem[] {
+    const epoch = this.#around.epoch;
+    const had = this.#refs.get(el);
+    if (had?.index === i && had.epoch === epoch) return had.problems;
+    const r = new Report();
+    checkMomentRefs(view, r, m);
+    this.#refs.set(el, { index: i, epoch, problems: r.problems });
+    return r.problems;
+  }
+
+  /** Each moment's graphInputsOf, as text, kept by identity. */
+  #inputs(view: StoryView, rawMoments: readonly object[]): string[] {
+    return rawMoments.map((el, i) => {
       let s = this.#graphInputs.get(el);
       if (s === undefined) {
         s = JSON.stringify(graphInputsOf(view.moments[i] as BlueprintMoment));
@@ -195,6 +217,10 @@ export class DraftChecker {
       }
       return s;
     });
+  }
+
+  /** checkStoryGraph's problems, run again only when what it reads changed. */
+  #storyGraph(view: StoryView, inputs: string[]): Problem[] {
     const characters = JSON.stringify(view.characters.map((c) => [c.id, c.is_enrolled_by_default]));
     const g = this.#graph;
     if (g && g.first === view.firstMomentId && g.characters === characters && g.inputs.length === inputs.length && g.inputs.every((s, i) => s === inputs[i])) {
