@@ -21,6 +21,8 @@ export type DraftDocumentsOptions = {
   cacheSize?: number;
   /** A new snapshot once a draft is this many revisions past its last one. */
   snapshotEvery?: number;
+  /** A snapshot written after the answer failed (nothing is lost: the revisions are stored). */
+  onError?: (e: unknown) => void;
 };
 
 const isRecord = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -32,11 +34,15 @@ export class DraftDocuments {
   /** Insertion order is recency: a hit is moved to the end, the first is evicted. */
   readonly #held = new Map<string, DraftState>();
   readonly #snapshotting = new Map<string, Promise<void>>();
+  /** The newest snapshot this process wrote of each draft (the row read may predate it). */
+  readonly #snapshots = new Map<string, number>();
+  readonly #onError: (e: unknown) => void;
 
   constructor(db: Db, opts: DraftDocumentsOptions = {}) {
     this.#db = db;
     this.#size = Math.max(1, opts.cacheSize ?? 16);
     this.#every = Math.max(1, opts.snapshotEvery ?? 250);
+    this.#onError = opts.onError ?? (() => undefined);
   }
 
   /**
@@ -76,10 +82,12 @@ export class DraftDocuments {
   committed(s: DraftState, snapshot: number): void {
     const had = this.#held.get(s.storyId);
     if (!had || had.revision <= s.revision) this.#touch(s);
-    if (s.revision - snapshot < this.#every || this.#snapshotting.has(s.storyId)) return;
+    const last = Math.max(snapshot, this.#snapshots.get(s.storyId) ?? 0);
+    if (s.revision - last < this.#every || this.#snapshotting.has(s.storyId)) return;
     const p = this.#db.tx((q) => this.snapshotIn(q, s))
-      // A draft deleted meanwhile, or a database closing: the next writer replays from the older snapshot.
-      .catch(() => undefined)
+      // A draft deleted meanwhile, or a database closing: reported; the next writer replays from the older snapshot.
+      .then(() => { this.#snapshots.set(s.storyId, Math.max(s.revision, this.#snapshots.get(s.storyId) ?? 0)); })
+      .catch((e: unknown) => this.#onError(e))
       .finally(() => this.#snapshotting.delete(s.storyId));
     this.#snapshotting.set(s.storyId, p);
   }
@@ -87,15 +95,6 @@ export class DraftDocuments {
   /** Waits for the snapshots being written. */
   async flush(): Promise<void> {
     await Promise.all(this.#snapshotting.values());
-  }
-
-  /** Drafts held in memory (for tests and metrics). */
-  get held(): number {
-    return this.#held.size;
-  }
-
-  forget(storyId: string): void {
-    this.#held.delete(storyId);
   }
 
   #touch(s: DraftState): void {
