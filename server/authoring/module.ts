@@ -12,7 +12,10 @@ declare module '../http/app.js' {
 }
 
 export const authoringModule: RouteModule = async (app, s) => {
-  s.drafts = new DraftRepo(s.db, s.stories);
+  const log = s.log.child({ component: 'drafts' });
+  s.drafts = new DraftRepo(s.db, s.stories, { onError: (e) => log.warn({ err: e }, 'a draft snapshot was not written') });
+  // Snapshots are written after the answers: finish them before the database closes.
+  s.onClose.push(() => s.drafts.flush());
   await authoringRoutes({ drafts: s.drafts, stories: s.stories, authors: s.authors })(app, s);
   await entityRoutes({ drafts: s.drafts, authors: s.authors })(app, s);
 };
