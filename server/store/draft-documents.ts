@@ -69,13 +69,22 @@ export class DraftDocuments {
     return { storyId, revision, document: doc, check: checker.check(doc), checker };
   }
 
-  /** Writes the draft's document as its snapshot, in the caller's transaction. */
+  /** Writes the draft's document as its snapshot, in the caller's transaction, and deletes the older ones. Two
+   *  processes snapshotting one draft at once take turns (a lock of the draft's snapshots only, so writers never
+   *  wait on it), and the later one writes nothing when a newer snapshot is there: only the newest is kept. */
   async snapshotIn(q: Queryable, s: DraftState): Promise<void> {
+    await q.query("SELECT pg_advisory_xact_lock(hashtext('looptale.draft_snapshot:' || $1))", [s.storyId]);
     await q.query(
-      'INSERT INTO looptale_private.story_draft_snapshots (story_id, revision, document) VALUES ($1, $2, $3::text::json) ON CONFLICT DO NOTHING',
+      `INSERT INTO looptale_private.story_draft_snapshots (story_id, revision, document)
+       SELECT $1, $2, $3::text::json
+        WHERE NOT EXISTS (SELECT 1 FROM looptale_private.story_draft_snapshots WHERE story_id = $1 AND revision >= $2)`,
       [s.storyId, s.revision, json(s.document)],
     );
-    await q.query('DELETE FROM looptale_private.story_draft_snapshots WHERE story_id = $1 AND revision < $2', [s.storyId, s.revision]);
+    await q.query(
+      `DELETE FROM looptale_private.story_draft_snapshots
+        WHERE story_id = $1 AND revision < (SELECT max(revision) FROM looptale_private.story_draft_snapshots WHERE story_id = $1)`,
+      [s.storyId],
+    );
   }
 
   /** After the commit of `s`: holds it, and writes a snapshot off the answer's path when one is due. */
