@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneFixtureStory } from '../helpers/story-clone.js';
@@ -19,10 +19,11 @@ const tag = randomUUID().slice(0, 6);
 let h: Harness;
 let author: Account;
 
-async function shoot(page: Page, name: string): Promise<void> {
+async function shoot(page: Page, name: string, at?: Locator): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   for (const size of [DESKTOP, SMALL_DESKTOP]) {
     await page.setViewportSize(size);
+    if (at) await at.evaluate((e) => e.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: join(SHOTS, `${name}-${size.width}x${size.height}.png`), fullPage: false });
   }
   await page.setViewportSize(DESKTOP);
@@ -89,6 +90,8 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await expect(card.locator('img').getAttribute('src')).resolves.toMatch(new RegExp(`/storage/v1/object/public/image/${storyId}/background-`));
     await saved(page);
     await shoot(page, 'story-page');
+    await shoot(page, 'story-page-media', background);
+    await page.evaluate(() => window.scrollTo(0, 0));
 
     // History: the edits as revisions; publish with a note; the note in the versions list.
     await page.getByRole('link', { name: 'History' }).click();

@@ -23,6 +23,7 @@ export function textOf(v: unknown): string | null {
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.length === 0 ? '(none)' : v.join(', ');
   if (isObj(v) && (typeof v.en === 'string' || typeof v.fr === 'string') && Object.keys(v).every((k) => k === 'en' || k === 'fr')) {
     return [typeof v.en === 'string' ? `EN: ${v.en}` : null, typeof v.fr === 'string' ? `FR: ${v.fr}` : null].filter(Boolean).join('\n');
   }

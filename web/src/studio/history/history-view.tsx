@@ -27,6 +27,8 @@ function Publish({ draft }: { draft: StudioDraft }) {
   const qc = useQueryClient();
   const [note, setNote] = useState('');
   const [done, setDone] = useState<number | null>(null);
+  const versions = useQuery({ queryKey: workshopKeys.versions(draft.storyId), queryFn: () => workshop.versions(draft.storyId) });
+  const live = versions.data?.[0]?.version ?? draft.baseVersion;
   const errors = draft.problems.filter((p) => p.severity === 'error');
   const publish = useMutation({
     mutationFn: () => workshop.publish(draft.storyId, draft.revision, note.trim() || undefined),
@@ -42,7 +44,7 @@ function Publish({ draft }: { draft: StudioDraft }) {
     <section className="hist-panel" aria-labelledby="hist-publish-title">
       <h2 id="hist-publish-title">Publish</h2>
       <p className="hist-muted">
-        {draft.baseVersion === null ? 'Never published: no player sees this story yet.' : `Players play version ${draft.baseVersion}.`} Publishing makes the draft as it is now the next version: new runs play it, runs under way keep theirs.
+        {live === null ? 'Never published: no player sees this story yet.' : `Players play version ${live}.`} Publishing makes the draft as it is now the next version: new runs play it, runs under way keep theirs.
       </p>
       <label className="hist-label" htmlFor="hist-note">Note (optional): what changed in this version</label>
       <textarea id="hist-note" className="hist-note" rows={2} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
