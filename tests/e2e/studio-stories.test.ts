@@ -60,7 +60,7 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await page.waitForURL(/\/admin\/stories\/[0-9a-f-]{36}$/);
     const storyId = page.url().split('/').pop() ?? '';
     await page.getByTestId('story-page').waitFor();
-    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(name);
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(name);
 
     // The English description, typed: the card preview follows; HTML shows as text.
     const description = 'A quiet <b>harbour</b> mystery at the turn of the tide.';
@@ -102,7 +102,8 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await page.getByLabel(/^Note/).fill('First light: the <i>harbour</i> opens');
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByTestId('hist-published').waitFor({ timeout: 15_000 });
-    await expect(page.getByTestId('hist-versions').textContent()).resolves.toContain('First light: the <i>harbour</i> opens');
+    await page.getByTestId('hist-versions').getByText('First light: the <i>harbour</i> opens').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('hist-versions').locator('i').count()).toBe(0);
     await shoot(page, 'history');
 
     // Restore revision 0: a new revision, the description back to the blank story's.
@@ -129,7 +130,7 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await page.waitForURL(/\/admin\/stories\/[0-9a-f-]{36}$/);
     const copyId = page.url().split('/').pop() ?? '';
     expect(copyId).not.toBe(made.draft.story_id);
-    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(`Lighthouse ${tag} (copy)`);
+    await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(`Lighthouse ${tag} (copy)`);
 
     await page.goto(`${h.url}/admin`);
     const copyRow = page.locator(`[data-testid="stories-row"][data-story-id="${copyId}"]`);
