@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneFixtureStory } from '../helpers/story-clone.js';
+import { axeViolations, describeSerious } from './axe.js';
 import { DESKTOP, type Account, type Harness, signUp, startHarness } from './harness.js';
 
 const SHOTS = process.env.STUDIO_SHOTS ?? '/work/shots/studio';
@@ -18,6 +19,8 @@ const tag = randomUUID().slice(0, 6);
 
 let h: Harness;
 let author: Account;
+/** axe-core's serious and critical violations on each screen shot: none expected. */
+const axeFound: string[] = [];
 
 async function shoot(page: Page, name: string, at?: Locator): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
@@ -27,6 +30,8 @@ async function shoot(page: Page, name: string, at?: Locator): Promise<void> {
     await page.screenshot({ path: join(SHOTS, `${name}-${size.width}x${size.height}.png`), fullPage: false });
   }
   await page.setViewportSize(DESKTOP);
+  const serious = describeSerious(await axeViolations(page));
+  if (serious) axeFound.push(`${name}:\n${serious}`);
 }
 
 /** Waits until the draft layer says every edit is on the server. */
@@ -115,6 +120,7 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await page.reload();
     await page.getByTestId('history-page').waitFor();
     await page.getByText('Restored revision 0').first().waitFor({ timeout: 15_000 });
+    expect(axeFound).toEqual([]);
   });
 
   it('duplicates a story, deletes the copy and brings it back, and imports a story file (the same file twice: a copy)', async () => {
@@ -159,5 +165,6 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await input.setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
     await page.getByRole('alert').filter({ hasText: 'is not a story file' }).waitFor();
     expect(await page.getByTestId('stories-row').filter({ hasText: `Imported ${tag}` }).count()).toBe(2);
+    expect(axeFound).toEqual([]);
   });
 });
