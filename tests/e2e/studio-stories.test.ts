@@ -147,7 +147,7 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     const deletedRow = page.locator(`[data-testid="stories-deleted-row"][data-story-id="${copyId}"]`);
     await deletedRow.waitFor({ timeout: 15_000 });
     await copyRow.waitFor({ state: 'detached' });
-    await shoot(page, 'stories-deleted');
+    await shoot(page, 'stories-deleted', page.getByTestId('stories-deleted'));
     await deletedRow.getByRole('button', { name: 'Undo' }).click();
     await copyRow.waitFor({ timeout: 15_000 });
     await deletedRow.waitFor({ state: 'detached' });
@@ -160,7 +160,7 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await page.locator(`[data-testid="stories-row"][data-story-id="${String(file.id)}"]`).waitFor();
     await input.setInputFiles({ name: 'siege.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
     await page.getByTestId('stories-imported').filter({ hasText: 'imported as a copy with new ids' }).waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('stories-row').filter({ hasText: `Imported ${tag}` }).count()).toBe(2);
+    await expect.poll(() => page.getByTestId('stories-row').filter({ hasText: `Imported ${tag}` }).count(), { timeout: 15_000 }).toBe(2);
     // Not a story file: said so, nothing imported.
     await input.setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
     await page.getByRole('alert').filter({ hasText: 'is not a story file' }).waitFor();

@@ -28,17 +28,23 @@ export function NewStory() {
   return (
     <form className="stories-tool" onSubmit={submit} aria-labelledby="stories-new-title">
       <h2 id="stories-new-title" className="stories-tool__title">New story</h2>
-      <label className="stories-tool__label" htmlFor="stories-new-name">Name</label>
-      <input id="stories-new-name" className="stories-tool__input" value={name} maxLength={120} placeholder="Untitled story" onChange={(e) => setName(e.target.value)} />
-      <label className="stories-tool__label" htmlFor="stories-new-template">Start from</label>
-      <select id="stories-new-template" className="stories-tool__input" value={template} onChange={(e) => setTemplate(e.target.value)}>
-        {(templates.data ?? [{ id: 'blank', name: 'Blank story', description: '', moments: 2 }]).map((t) => (
-          <option key={t.id} value={t.id}>{t.id === 'blank' ? 'Nothing (a blank story)' : `Template: ${t.name}`}</option>
-        ))}
-      </select>
+      <div className="stories-tool__fields">
+        <div className="stories-tool__field">
+          <label className="stories-tool__label" htmlFor="stories-new-name">Name</label>
+          <input id="stories-new-name" className="stories-tool__input" value={name} maxLength={120} placeholder="Untitled story" onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="stories-tool__field">
+          <label className="stories-tool__label" htmlFor="stories-new-template">Start from</label>
+          <select id="stories-new-template" className="stories-tool__input" value={template} onChange={(e) => setTemplate(e.target.value)}>
+            {(templates.data ?? [{ id: 'blank', name: 'Blank story', description: '', moments: 2 }]).map((t) => (
+              <option key={t.id} value={t.id}>{t.id === 'blank' ? 'Nothing (a blank story)' : `Template: ${t.name}`}</option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" variant="primary" busy={create.isPending} busyLabel="Creating...">Create story</Button>
+      </div>
       {chosen ? <p className="stories-tool__hint">{chosen.description} ({chosen.moments} moments)</p> : null}
       {create.isError ? <Alert>{refusalText(create.error)}</Alert> : null}
-      <Button type="submit" variant="primary" busy={create.isPending} busyLabel="Creating...">Create story</Button>
     </form>
   );
 }
