@@ -165,6 +165,16 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await input.setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
     await page.getByRole('alert').filter({ hasText: 'is not a story file' }).waitFor();
     expect(await page.getByTestId('stories-row').filter({ hasText: `Imported ${tag}` }).count()).toBe(2);
+
+    // A story with errors: the history page lists them and does not offer to publish.
+    const draft = await api<{ revision: number; document: { first_moment_id: string } }>('GET', `/api/authoring/stories/${made.draft.story_id}/draft`);
+    await api('POST', `/api/authoring/stories/${made.draft.story_id}/changes`, { base_revision: draft.revision, changes: [{ op: 'set', path: ['moments', draft.document.first_moment_id, 'transitions'], value: [] }] });
+    await page.goto(`${h.url}/admin/stories/${made.draft.story_id}/history`);
+    const errors = page.getByTestId('hist-publish-errors');
+    await errors.waitFor({ timeout: 30_000 });
+    await expect(errors.textContent()).resolves.toContain('has no transition');
+    expect(await page.getByRole('button', { name: 'Publish' }).isDisabled()).toBe(true);
+    await shoot(page, 'history-errors');
     expect(axeFound).toEqual([]);
   });
 });

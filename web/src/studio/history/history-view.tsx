@@ -49,7 +49,7 @@ function Publish({ draft }: { draft: StudioDraft }) {
       <label className="hist-label" htmlFor="hist-note">Note (optional): what changed in this version</label>
       <textarea id="hist-note" className="hist-note" rows={2} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
       {errors.length > 0 ? (
-        <div className="hist-errors" data-testid="hist-publish-errors">
+        <div className="hist-errors" data-testid="hist-publish-errors" tabIndex={0} role="region" aria-label="Errors that block publishing">
           <p>Publishing is refused while the story has {errors.length} error{errors.length === 1 ? '' : 's'}:</p>
           <ul>{errors.slice(0, 20).map((p) => <li key={`${p.path}:${p.code}`}><code>{p.path}</code> {p.message}</li>)}</ul>
         </div>
