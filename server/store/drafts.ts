@@ -209,8 +209,9 @@ export class DraftRepo {
     });
   }
 
-  /** Publishes the draft as it is at `baseRevision` (it must be the newest and have no error) as the next version. */
-  async publish(storyId: string, baseRevision: number, by: string): Promise<DraftWrite> {
+  /** Publishes the draft as it is at `baseRevision` (it must be the newest and have no error) as the next version,
+   *  with the author's note (a version published again unchanged keeps its first note). */
+  async publish(storyId: string, baseRevision: number, by: string, note?: string): Promise<DraftWrite> {
     return this.#write(async (q) => {
       const now = await this.#locked(q, storyId);
       if (baseRevision !== now.row.revision) throw new Refused({ kind: 'stale', revision: now.row.revision });
@@ -219,6 +220,9 @@ export class DraftRepo {
       const story = Story.safeParse(now.state.document);
       if (!story.success) throw new Refused({ kind: 'invalid', problems: [{ path: '$', code: 'schema/invalid', message: 'The draft does not parse as a story.' }] });
       const version = await this.#stories.publishIn(q, story.data, now.state.document, by);
+      if (note !== undefined) {
+        await q.query('UPDATE looptale_private.story_versions SET note = $3 WHERE story_id = $1 AND version = $2 AND note IS NULL', [storyId, version, note]);
+      }
       await q.query('UPDATE looptale_private.story_drafts SET base_version = $2 WHERE story_id = $1', [storyId, version]);
       return { draft: toDraft({ ...now.row, base_version: version }, now.state), merged: false, version };
     });
@@ -237,7 +241,8 @@ export class DraftRepo {
               d.revision AS draft_revision,
               GREATEST(d.updated_at, b.updated_at) AS updated_at
          FROM ids LEFT JOIN looptale_private.story_drafts d ON d.story_id = ids.id LEFT JOIN blueprint_stories b ON b.id = ids.id
-        WHERE d.story_id IS NOT NULL OR b.id IS NOT NULL
+        WHERE (d.story_id IS NOT NULL OR b.id IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM looptale_private.story_deletions x WHERE x.story_id = ids.id)
         ORDER BY 5 DESC, 2, 1`,
       [userId, all],
     );
