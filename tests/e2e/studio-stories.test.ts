@@ -109,6 +109,8 @@ describe('the studio: stories, story page and history', { timeout: 240_000 }, ()
     await page.getByTestId('hist-published').waitFor({ timeout: 15_000 });
     await page.getByTestId('hist-versions').getByText('First light: the <i>harbour</i> opens').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('hist-versions').locator('i').count()).toBe(0);
+    // The story's header shows the new version without a reload.
+    await expect.poll(() => page.getByTestId('publish-state').textContent(), { timeout: 15_000 }).toMatch(/^Published version 1 · draft revision \d+$/);
     await shoot(page, 'history');
 
     // Restore revision 0: a new revision, the description back to the blank story's.
