@@ -82,6 +82,20 @@ describe('the studio draft layer', () => {
     s.close();
   });
 
+  it('sends an edit of more changes than one request takes in several requests, in order, losing none', async () => {
+    const { id, moments } = await newStory();
+    const s = await DraftSession.open(id, transport(id), clock, memoryStorage(), { poll: false });
+    const changes = Array.from({ length: 450 }, (_, i) => setGoal(String(moments[i % moments.length]?.id), `Goal ${i}`));
+    expect(s.apply(changes, 'Lay out')).toBeNull();
+    for (let i = 0; i < 3; i++) await s.flush();
+    expect(s.view.status).toBe('saved');
+    expect(s.view.revision).toBe(3);
+    const doc = await serverDoc(id);
+    expect(JSON.stringify(doc.moments)).toBe(JSON.stringify(s.view.doc.moments));
+    expect(moment(doc, String(moments[449 % moments.length]?.id)).goal).toEqual({ en: 'Goal 449', fr: 'Goal 449' });
+    s.close();
+  });
+
   it('merges two tabs editing different fields, and turns the same field into a conflict resolved by the author', async () => {
     const { id, moments } = await newStory();
     const m = String(moments[0]?.id);

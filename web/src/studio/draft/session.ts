@@ -5,7 +5,7 @@
 // an edit of a field someone else changed since is never sent over theirs: it becomes a conflict the author resolves.
 // No React and no browser globals: time, storage and the server are given, so it runs under test in node.
 import { applyChanges, type Json } from '../../../../engine/authoring/apply.js';
-import { type Change, touchOf } from '../../../../engine/authoring/change.js';
+import { type Change, MAX_CHANGES_PER_REQUEST, touchOf } from '../../../../engine/authoring/change.js';
 import { conflictsOf, valueOfTouch } from '../../../../engine/authoring/merge.js';
 import { diffDrafts } from '../../../../engine/authoring/diff.js';
 import type { Conflict, SaveStatus } from './types.js';
@@ -234,8 +234,8 @@ export class DraftSession {
   async #send(): Promise<void> {
     if (this.#inFlight || this.#pending.length === 0 || this.#closed) return;
     // One edit at a time while looking for the one the server refuses; else everything waiting, in one request.
-    const batch = this.#pending.splice(0, this.#oneAtATime ? 1 : this.#pending.length);
-    const changes = batch.flatMap((b) => b.changes).slice(0, 200);
+    const batch = this.#takeBatch();
+    const changes = batch.flatMap((b) => b.changes);
     this.#inFlight = batch;
     this.#firstUnsentAt = null;
     this.#publish();
@@ -313,6 +313,29 @@ export class DraftSession {
     if (this.#pending.length === 0) this.#oneAtATime = false;
     if (this.#pending.length > 0) this.#scheduleSend(0);
     else this.#publish();
+  }
+
+  /** The edits of the next request: every waiting one (one at a time while looking for a refused one), up to the
+   *  server's MAX_CHANGES_PER_REQUEST changes; an edit bigger than that (a whole story laid out) goes in several
+   *  requests, in order. */
+  #takeBatch(): Outgoing[] {
+    const batch: Outgoing[] = [];
+    let size = 0;
+    while (this.#pending.length > 0 && !(this.#oneAtATime && batch.length === 1)) {
+      const next = this.#pending[0] as Outgoing;
+      if (size + next.changes.length <= MAX_CHANGES_PER_REQUEST) {
+        batch.push(next);
+        size += next.changes.length;
+        this.#pending.shift();
+        continue;
+      }
+      if (batch.length === 0) {
+        batch.push({ changes: next.changes.slice(0, MAX_CHANGES_PER_REQUEST) });
+        next.changes = next.changes.slice(MAX_CHANGES_PER_REQUEST);
+      }
+      break;
+    }
+    return batch;
   }
 
   #oneAtATime = false;
