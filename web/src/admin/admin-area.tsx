@@ -6,11 +6,14 @@
 import { Link, NavLink, Route, Routes, useParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client.js';
-import { useAdminFeedback, useMe, useStories, useStory } from '../api/queries.js';
+import { useAdminFeedback, useMe, useStories } from '../api/queries.js';
 import { useSession } from '../auth/session.js';
 import { Alert } from '../ui/alert.js';
 import { Spinner } from '../ui/spinner.js';
 import { FlowGraph } from './flow-graph.js';
+import { useDraft } from '../studio/draft/draft-context.js';
+import { StoryLayout } from '../studio/shell/story-layout.js';
+import { englishOf } from '../studio/shell/problem-target.js';
 import './admin-area.css';
 
 function useUserId(): string | null {
@@ -40,45 +43,24 @@ function StoriesList() {
   );
 }
 
-function StoryNav({ storyId }: { storyId: string }) {
-  return (
-    <nav className="admin__tabs" aria-label="Story">
-      <NavLink end to={`/admin/stories/${storyId}`}>Moments</NavLink>
-      <NavLink to={`/admin/stories/${storyId}/flow`}>Flow</NavLink>
-    </nav>
-  );
-}
-
+/** The story's moments as the draft holds them (the Story tab until its catalogue page is in). */
 function StoryDetail() {
-  const { storyId = '' } = useParams();
-  const story = useStory(storyId);
+  const { doc } = useDraft();
+  const moments = (doc.moments as { id: string; name: unknown; type: string }[] | undefined) ?? [];
   return (
     <section>
-      <p><Link to="/admin">Stories</Link></p>
-      {story.isPending ? <Spinner /> : null}
-      {story.isError ? <Alert>{story.error.message}</Alert> : null}
-      {story.data ? (
-        <>
-          <h1>{story.data.story.name}</h1>
-          <StoryNav storyId={storyId} />
-          <p className="admin__muted">{story.data.moments.length} moments · at most {story.data.loop_max_number_of_interactions} interactions per run</p>
-          <ol className="admin__list">{story.data.moments.map((m) => <li key={m.id}>{m.name} <span className="admin__muted">{m.type}</span></li>)}</ol>
-        </>
-      ) : null}
+      <p className="admin__muted">{moments.length} moments · at most {Number(doc.loop_max_number_of_interactions ?? 0)} interactions per run</p>
+      <ol className="admin__list">{moments.map((m) => <li key={m.id}>{englishOf(m.name)} <span className="admin__muted">{m.type}</span></li>)}</ol>
     </section>
   );
 }
 
 function StoryFlow() {
   const { storyId = '', momentId = null } = useParams();
-  const story = useStory(storyId);
   const graph = useQuery({ queryKey: ['admin', 'graph', storyId], queryFn: () => api.storyGraph(storyId), retry: false });
   const focused = graph.data?.nodes.find((n) => n.key === momentId) ?? null;
   return (
     <section>
-      <p><Link to="/admin">Stories</Link></p>
-      <h1>{story.data?.story.name ?? 'Story'}: flow</h1>
-      <StoryNav storyId={storyId} />
       {graph.isPending ? <Spinner /> : null}
       {graph.isError ? <Alert>{graph.error.message}</Alert> : null}
       {focused ? <p className="admin__focus" data-testid="flow-focus">{focused.label}{focused.reachable ? '' : ' · not reachable from the first moment'}</p> : null}
@@ -152,9 +134,11 @@ export default function AdminArea() {
       </nav>
       <Routes>
         <Route index element={<StoriesList />} />
-        <Route path="stories/:storyId" element={<StoryDetail />} />
-        <Route path="stories/:storyId/flow" element={<StoryFlow />} />
-        <Route path="stories/:storyId/flow/moment/:momentId" element={<StoryFlow />} />
+        <Route path="stories/:storyId" element={<StoryLayout />}>
+          <Route index element={<StoryDetail />} />
+          <Route path="flow" element={<StoryFlow />} />
+          <Route path="flow/moment/:momentId" element={<StoryFlow />} />
+        </Route>
         <Route path="feedback" element={<FeedbackList />} />
         <Route path="*" element={<NotBuilt />} />
       </Routes>

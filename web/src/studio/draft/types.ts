@@ -38,15 +38,15 @@ export type StudioDraft = {
   error: string | null;
   conflicts: readonly Conflict[];
   /** Keeps `value` for a conflicted path (theirs, mine or one the author wrote) and sends it. */
-  resolve(path: string, value: unknown): void;
+  resolve: (path: string, value: unknown) => void;
   /** Applies changes at once to `doc`, records them as one undo step named `label` ("Rename Mira"), and sends them.
    *  Returns the problems when they cannot apply (an unknown id...): nothing changes then. */
-  apply(changes: Change[], label: string): { path: string; message: string }[] | null;
-  undo(): void;
-  redo(): void;
+  apply: (changes: Change[], label: string) => { path: string; message: string }[] | null;
+  undo: () => void;
+  redo: () => void;
   /** The labels of the steps undo and redo would take, newest first (for menus and titles). */
   undoLabels: readonly string[];
   redoLabels: readonly string[];
-  /** A refusal from the server for a change at this path (422 `authoring/invalid` problems), to show on the field. */
-  refusal(path: string): string | null;
+  /** A refusal from the server at a validator path (`$.moments[3].goal`, as in `problems`), to show on the field. */
+  refusal: (path: string) => string | null;
 };
