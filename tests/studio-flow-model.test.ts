@@ -9,7 +9,7 @@ import { validateStory } from '../engine/story/validate.js';
 import { branchingStory } from '../scripts/bench/lib/studio-story.js';
 import { autoLayout, NODE_SIZE } from '../web/src/studio/flow/auto-layout.js';
 import {
-  connectChanges, deleteImpact, edgeInfos, momentsOf, moveChanges, newMoment, nodeInfos, problemsByMoment, reconnectChanges,
+  connectChanges, deleteImpact, edgeInfos, momentsOf, moveChanges, newMoment, nodeInfos, problemsByMoment, reconnectChanges, removeEdgeChanges,
 } from '../web/src/studio/flow/flow-model.js';
 import { searchMoments } from '../web/src/studio/flow/flow-search.js';
 
@@ -57,6 +57,22 @@ describe('the flow graph model', () => {
     expect(edges.filter((e) => e.kind === 'transition')).toHaveLength(total);
     expect(edges.filter((e) => e.kind === 'skip' && e.source === a?.id)).toEqual([expect.objectContaining({ target: b?.id })]);
     expect(edges.filter((e) => e.kind === 'skip')).toHaveLength(momentsOf(withSkip).filter((m) => typeof m.skip_to_moment_id === 'string').length);
+  });
+
+  it('draws an answer that leads on as an edge, moves its target and removes it', () => {
+    let doc = story();
+    const ms = momentsOf(doc);
+    const m = ms.find((x) => Array.isArray(x.answers) && x.answers.length > 0) as Json;
+    const [t1, t2] = [String(ms[0]?.id), String(ms[1]?.id)];
+    const answers = (m.answers as Json[]).map((a, i) => (i === 0 ? { ...a, next_moment_id: t1 } : a));
+    doc = applied(doc, [{ op: 'set', path: ['moments', String(m.id), 'answers'], value: answers }]);
+    const edge = edgeInfos(doc).find((e) => e.kind === 'answer' && e.source === m.id);
+    expect(edge).toMatchObject({ target: t1, index: 0 });
+    doc = applied(doc, reconnectChanges(doc, edge!, String(m.id), t2));
+    expect(edgeInfos(doc).find((e) => e.kind === 'answer' && e.source === m.id)?.target).toBe(t2);
+    doc = applied(doc, removeEdgeChanges(doc, edgeInfos(doc).find((e) => e.kind === 'answer' && e.source === m.id)!));
+    expect(edgeInfos(doc).some((e) => e.kind === 'answer' && e.source === m.id)).toBe(false);
+    expect((momentsOf(doc).find((x) => x.id === m.id)?.answers as Json[]).length).toBe(answers.length);
   });
 
   it('connects, reconnects and moves with changes that apply', () => {

@@ -3,14 +3,12 @@
 // (GET /api/me's role; `looptale user role EMAIL author`), a player is told so and sees none of it; the flow graph
 // (the whole plot) is for admins and the story's authors, feedback for admins. The server checks each route itself. The studio's other screens (characters, items, places, prompts, evaluations, metrics)
 // have their routes here and say they are not built yet.
-import { Link, NavLink, Route, Routes, useParams } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client.js';
+import { Link, NavLink, Route, Routes } from 'react-router-dom';
 import { useAdminFeedback, useMe, useStories } from '../api/queries.js';
 import { useSession } from '../auth/session.js';
 import { Alert } from '../ui/alert.js';
 import { Spinner } from '../ui/spinner.js';
-import { FlowGraph } from './flow-graph.js';
+import { FlowPage } from '../studio/flow/flow-page.js';
 import { useDraft } from '../studio/draft/draft-context.js';
 import { StoryLayout } from '../studio/shell/story-layout.js';
 import { englishOf } from '../studio/shell/problem-target.js';
@@ -51,20 +49,6 @@ function StoryDetail() {
     <section>
       <p className="admin__muted">{moments.length} moments · at most {Number(doc.loop_max_number_of_interactions ?? 0)} interactions per run</p>
       <ol className="admin__list">{moments.map((m) => <li key={m.id}>{englishOf(m.name)} <span className="admin__muted">{m.type}</span></li>)}</ol>
-    </section>
-  );
-}
-
-function StoryFlow() {
-  const { storyId = '', momentId = null } = useParams();
-  const graph = useQuery({ queryKey: ['admin', 'graph', storyId], queryFn: () => api.storyGraph(storyId), retry: false });
-  const focused = graph.data?.nodes.find((n) => n.key === momentId) ?? null;
-  return (
-    <section>
-      {graph.isPending ? <Spinner /> : null}
-      {graph.isError ? <Alert>{graph.error.message}</Alert> : null}
-      {focused ? <p className="admin__focus" data-testid="flow-focus">{focused.label}{focused.reachable ? '' : ' · not reachable from the first moment'}</p> : null}
-      {graph.data ? <FlowGraph layout={graph.data} storyId={storyId} focus={momentId} start={graph.data.nodes.find((n) => n.depth === 0)?.key} /> : null}
     </section>
   );
 }
@@ -136,8 +120,8 @@ export default function AdminArea() {
         <Route index element={<StoriesList />} />
         <Route path="stories/:storyId" element={<StoryLayout />}>
           <Route index element={<StoryDetail />} />
-          <Route path="flow" element={<StoryFlow />} />
-          <Route path="flow/moment/:momentId" element={<StoryFlow />} />
+          <Route path="flow" element={<FlowPage />} />
+          <Route path="flow/moment/:momentId" element={<FlowPage />} />
         </Route>
         <Route path="feedback" element={<FeedbackList />} />
         <Route path="*" element={<NotBuilt />} />

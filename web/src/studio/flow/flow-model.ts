@@ -44,7 +44,8 @@ export type NodeInfo = {
   position: Point | null;
 };
 
-export type EdgeInfo = { id: string; source: string; target: string; kind: 'transition' | 'skip'; index: number; label: string };
+/** A link between moments: a transition (index in the list), a skip, or an answer that leads on (index in answers). */
+export type EdgeInfo = { id: string; source: string; target: string; kind: 'transition' | 'skip' | 'answer'; index: number; label: string };
 
 export function positionOf(m: Json): Point | null {
   const p = m.position;
@@ -92,7 +93,7 @@ export function nodeInfos(doc: Json, problems: readonly Problem[]): NodeInfo[] {
   });
 }
 
-/** Transitions and skips between moments that exist (a dangling one is the validator's to report). */
+/** Transitions, skips and answers leading on, between moments that exist (a dangling one is the validator's). */
 export function edgeInfos(doc: Json): EdgeInfo[] {
   const moments = momentsOf(doc);
   const ids = new Set(moments.map((m) => m.id));
@@ -103,6 +104,12 @@ export function edgeInfos(doc: Json): EdgeInfo[] {
     transitions.forEach((t, index) => {
       if (isRecord(t) && typeof t.next_moment_id === 'string' && ids.has(t.next_moment_id)) {
         out.push({ id: `${source}>${index}`, source, target: t.next_moment_id, kind: 'transition', index, label: english(t.label) });
+      }
+    });
+    const answers = Array.isArray(m.answers) ? m.answers : [];
+    answers.forEach((a, index) => {
+      if (isRecord(a) && typeof a.next_moment_id === 'string' && ids.has(a.next_moment_id)) {
+        out.push({ id: `${source}!${index}`, source, target: a.next_moment_id, kind: 'answer', index, label: typeof a.id === 'string' ? a.id : '' });
       }
     });
     if (typeof m.skip_to_moment_id === 'string' && ids.has(m.skip_to_moment_id)) {
@@ -124,6 +131,7 @@ export function connectChanges(doc: Json, source: string, target: string): Chang
 
 /** Reconnect: an edge moved to another target (the same source) or another source (moved with its label). */
 export function reconnectChanges(doc: Json, edge: EdgeInfo, source: string, target: string): Change[] {
+  if (edge.kind === 'answer') return source === edge.source ? answerChanges(doc, edge, target) : [];
   if (edge.kind === 'skip') {
     if (source !== edge.source) {
       return [{ op: 'set', path: ['moments', edge.source, 'skip_to_moment_id'] }, { op: 'set', path: ['moments', source, 'skip_to_moment_id'], value: target }];
@@ -145,8 +153,21 @@ export function reconnectChanges(doc: Json, edge: EdgeInfo, source: string, targ
   ];
 }
 
+/** An answer leading elsewhere (`target`), or nowhere (null: it completes the moment and the transitions follow). */
+function answerChanges(doc: Json, edge: EdgeInfo, target: string | null): Change[] {
+  const m = momentById(doc, edge.source);
+  const answers: unknown[] = m && Array.isArray(m.answers) ? m.answers : [];
+  const value = answers.map((a, i) => {
+    if (i !== edge.index || !isRecord(a)) return a;
+    const { next_moment_id: _old, ...rest } = a;
+    return target === null ? rest : { ...rest, next_moment_id: target };
+  });
+  return m ? [{ op: 'set', path: ['moments', edge.source, 'answers'], value }] : [];
+}
+
 /** Removes one edge. */
 export function removeEdgeChanges(doc: Json, edge: EdgeInfo): Change[] {
+  if (edge.kind === 'answer') return answerChanges(doc, edge, null);
   if (edge.kind === 'skip') return [{ op: 'set', path: ['moments', edge.source, 'skip_to_moment_id'] }];
   const m = momentById(doc, edge.source);
   if (!m) return [];

@@ -86,6 +86,8 @@ function FlowInner({ draft, momentId, side }: Props) {
   const edges: Edge[] = useMemo(() => edgeList.map((e) => ({
     id: e.id, source: e.source, target: e.target,
     label: e.kind === 'transition' && e.label ? e.label : undefined,
+    // An answer keeps its moment: only its target moves.
+    ...(e.kind === 'answer' ? { reconnectable: 'target' as const } : {}),
     className: `flow-edge flow-edge--${e.kind}`,
     markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
     ...(e.kind === 'skip' ? { style: { strokeDasharray: '6 5' } } : {}),
