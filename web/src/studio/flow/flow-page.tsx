@@ -1,7 +1,6 @@
 // /admin/stories/:storyId/flow and /flow/moment/:momentId: the story's flow graph, with the selected moment beside it.
 // Rendered inside the story layout's DraftProvider.
 import { useParams } from 'react-router-dom';
-import { Button } from '../../ui/button.js';
 import { useDraft } from '../draft/draft-context.js';
 import { FlowView } from './flow-view.js';
 import { MomentSummary } from './moment-summary.js';
@@ -13,12 +12,7 @@ export function FlowPage() {
     <FlowView
       draft={draft}
       momentId={momentId}
-      side={(id, onDelete) => (
-        <>
-          <MomentSummary doc={draft.doc} momentId={id} />
-          <p><Button variant="danger" size="sm" onClick={onDelete}>Delete moment</Button></p>
-        </>
-      )}
+      side={(id) => <MomentSummary doc={draft.doc} momentId={id} />}
     />
   );
 }

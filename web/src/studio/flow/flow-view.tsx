@@ -24,7 +24,8 @@ import { TypePicker } from './type-picker.js';
 import { useFlowPositions } from './use-flow-positions.js';
 import './flow.css';
 
-type Props = { draft: StudioDraft; momentId: string | null; side: (momentId: string, onDelete: () => void) => ReactNode };
+/** `side` draws the selected moment beside the graph (its form). */
+type Props = { draft: StudioDraft; momentId: string | null; side: (momentId: string) => ReactNode };
 
 export function FlowView(props: Props) {
   return (
@@ -147,15 +148,17 @@ function FlowInner({ draft, momentId, side }: Props) {
     }
   }, [edgeList, edit, first, flow, infos]);
 
-  // Opens on the selected moment, else the whole graph when small, else the first moment.
-  const opened = useRef(false);
+  // Opens on the selected moment, else the whole graph when small, else the first moment; once more when the
+  // automatic layout has moved the moments from their first quick places.
+  const opened = useRef<'no' | 'quick' | 'laid'>('no');
   useEffect(() => {
-    if (opened.current || nodes.length === 0) return;
-    opened.current = true;
+    const phase = laying ? 'quick' : 'laid';
+    if (opened.current === 'laid' || opened.current === phase || nodes.length === 0) return;
+    opened.current = phase;
     const focus = momentId ?? first;
     if (nodes.length <= 80 && !momentId) void flow.fitView({ maxZoom: 1 });
     else if (focus) centreOn(focus);
-  }, [centreOn, first, flow, momentId, nodes.length]);
+  }, [centreOn, first, flow, laying, momentId, nodes.length]);
 
   const deletingImpact = useMemo(() => (deleting ? deleteImpact(doc, deleting) : null), [deleting, doc]);
   const confirmDelete = () => {
@@ -202,9 +205,10 @@ function FlowInner({ draft, momentId, side }: Props) {
         {momentId ? (
           <aside className="flow-side" aria-label="Moment" data-testid="flow-side">
             <div className="flow-side__actions">
+              <Button size="sm" variant="danger" onClick={() => setDeleting(momentId)}>Delete moment</Button>
               <Button size="sm" variant="ghost" onClick={() => select(null)}>Close</Button>
             </div>
-            {side(momentId, () => setDeleting(momentId))}
+            {side(momentId)}
           </aside>
         ) : null}
       </div>
