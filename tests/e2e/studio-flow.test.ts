@@ -78,6 +78,8 @@ describe('the studio flow graph', { timeout: 240_000 }, () => {
     await expect.poll(() => page.getByTestId('flow-node').count(), { timeout: 30_000 }).toBe(moments);
     const firstName = String((momentsOf(file).find((m) => m.id === file.first_moment_id)?.name as Json).en);
     await node(page, firstName).getByTestId('flow-node-first').waitFor();
+    // The story has no positions yet: the automatic layout places the moments (and the view follows) first.
+    await page.locator('.flow-toolbar__count', { hasText: 'laying out' }).waitFor({ state: 'hidden', timeout: 60_000 });
 
     // Add a Test moment: it opens beside the graph, and the server has it.
     const a = await addMoment(page, 'Test');

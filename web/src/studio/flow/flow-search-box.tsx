@@ -46,8 +46,8 @@ export function FlowSearch({ doc, hits, onHits, onCentre }: { doc: Json; hits: H
       <span className="flow-search__count" aria-live="polite" data-testid="flow-search-count">
         {query.trim() === '' ? '' : hits.ids.length === 0 ? 'No match' : `${hits.current + 1} of ${hits.ids.length}`}
       </span>
-      <Button size="sm" variant="ghost" onClick={() => step(-1)} disabled={hits.ids.length < 2} aria-label="Previous match">Prev</Button>
-      <Button size="sm" variant="ghost" onClick={() => step(1)} disabled={hits.ids.length < 2} aria-label="Next match">Next</Button>
+      <Button size="sm" variant="ghost" onClick={() => step(-1)} disabled={hits.ids.length < 2}>Previous</Button>
+      <Button size="sm" variant="ghost" onClick={() => step(1)} disabled={hits.ids.length < 2}>Next</Button>
     </div>
   );
 }
