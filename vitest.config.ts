@@ -3,7 +3,7 @@ import LongestFirst from './tests/setup/longest-first.js';
 
 export default defineConfig({
   test: {
-    include: ['engine/**/*.test.ts', 'web/src/**/*.test.ts', 'server/**/*.test.ts', 'cli/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: ['engine/**/*.test.ts', 'web/src/**/*.test.ts', 'web/src/**/*.test.tsx', 'server/**/*.test.ts', 'cli/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/**/*.test.ts'],
     reporters: ['default'],
     globalSetup: ['tests/setup/postgres.ts'],
     testTimeout: 60_000,

@@ -114,7 +114,17 @@ describe('authoring API', () => {
       'POST /api/authoring/stories/:id/publish': { path: `/api/authoring/stories/${id}/publish`, status: 200, body: (rev) => ({ base_revision: rev }) },
       'GET /api/authoring/stories/:id/versions': { path: `/api/authoring/stories/${id}/versions`, status: 200 },
       'GET /api/authoring/stories/:id/export': { path: `/api/authoring/stories/${id}/export`, status: 200 },
+      'GET /api/authoring/entities/:id': { path: `/api/authoring/entities/${String((file.characters as Json[])[0]?.id)}`, status: 200 },
+      // The stories list's routes (server/authoring/workshop-routes.ts; tests/workshop-api.test.ts tests them).
+      'GET /api/authoring/templates': { path: '/api/authoring/templates', status: 200 },
+      'POST /api/authoring/stories/from-template': { path: '/api/authoring/stories/from-template', body: () => ({ template: 'blank' }), status: 201 },
+      'POST /api/authoring/stories/:id/duplicate': { path: `/api/authoring/stories/${id}/duplicate`, body: () => ({}), status: 201 },
+      'GET /api/authoring/deleted': { path: '/api/authoring/deleted', status: 200 },
+      'DELETE /api/authoring/stories/:id': { path: `/api/authoring/stories/${id}`, status: 200 },
+      'POST /api/authoring/stories/:id/undelete': { path: `/api/authoring/stories/${id}/undelete`, status: 200 },
     };
+    // Not about one story (the entity look-up searches the caller's own stories: tests/authoring-entities.test.ts).
+    const notAboutOneStory = new Set(['GET /api/authoring/stories', 'POST /api/authoring/stories', 'GET /api/authoring/templates', 'POST /api/authoring/stories/from-template', 'GET /api/authoring/deleted', 'GET /api/authoring/entities/:id']);
     const routes = declaredRoutes().filter((r) => r.url.startsWith('/api/authoring')).map((r) => `${r.method} ${r.url}`).sort();
     expect(routes).toEqual(Object.keys(calls).sort());
 
@@ -133,7 +143,7 @@ describe('authoring API', () => {
       const player = await call(method, c.path, users.player, body);
       expect(player.status, `${key} as a player`).toBe(403);
       expect(player.body).toMatchObject({ error: { code: 'authoring/forbidden', message: expect.stringContaining('story makers') as unknown } });
-      if (key === 'GET /api/authoring/stories' || key === 'POST /api/authoring/stories') continue; // not about one story
+      if (notAboutOneStory.has(key)) continue;
       const other = await call(method, c.path, users.other, body);
       expect(other.status, `${key} as another author`).toBe(403);
       expect(other.body).toMatchObject({ error: { code: 'authoring/forbidden', message: expect.stringContaining('not an author of this story') as unknown } });

@@ -141,6 +141,15 @@ const CASES: Record<string, Case> = {
   'POST /api/authoring/stories/:id/publish': { kind: 'author', params: storyParam(CLOCKWORK), body: () => ({ base_revision: 3 }), status: 200, order: 23 },
   'GET /api/authoring/stories/:id/versions': { kind: 'author', params: storyParam(CLOCKWORK), status: 200 },
   'GET /api/authoring/stories/:id/export': { kind: 'author', params: storyParam(LANTERN), status: 200 },
+  // Orla Vance, a character of clockwork-siege.
+  'GET /api/authoring/entities/:id': { kind: 'author', params: () => ({ id: '7d5d6584-aea5-44d3-bb58-00f42bc6118c' }), status: 200 },
+  // The stories list (server/authoring/workshop-routes.ts): Clockwork Siege is copied, deleted and brought back.
+  'GET /api/authoring/templates': { kind: 'author', status: 200 },
+  'GET /api/authoring/deleted': { kind: 'author', status: 200 },
+  'POST /api/authoring/stories/from-template': { kind: 'author', body: () => ({ template: 'blank' }), status: 201, order: 26 },
+  'POST /api/authoring/stories/:id/duplicate': { kind: 'author', params: storyParam(CLOCKWORK), body: () => ({}), status: 201, order: 27 },
+  'DELETE /api/authoring/stories/:id': { kind: 'author', params: storyParam(CLOCKWORK), status: 200, order: 28 },
+  'POST /api/authoring/stories/:id/undelete': { kind: 'author', params: storyParam(CLOCKWORK), status: 200, order: 29 },
   // Story archives: story makers only too (B, a player listed among lantern-keeper's authors, is refused).
   'GET /api/stories/:id/archive': { kind: 'author', params: storyParam(LANTERN), status: 200 },
   'POST /api/stories/archive': { kind: 'author', raw: (f) => ['application/x-tar', f.archive], status: 200, order: 25 },
@@ -321,7 +330,7 @@ describe('authorization matrix', () => {
       expect(res.body).toMatchObject({ error: { code: expect.stringMatching(/^(authoring|story)\/forbidden$/) as unknown } });
       expect(JSON.stringify(res.body)).not.toContain(f.a.id);
     }
-    expect(checked).toBe(12);
+    expect(checked).toBe(19);
   });
 
   it("answers B about B's own data on the other 'user' routes", async () => {

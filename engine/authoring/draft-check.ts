@@ -17,8 +17,12 @@ export type DraftCheck = {
 const UNLOADABLE = /^(schema|ref|id|file)\//;
 
 export function checkDraft(doc: unknown): DraftCheck {
-  const v = validateStory(doc);
-  const refused = v.problems.filter((p) => p.severity === 'error' && UNLOADABLE.test(p.code));
-  const report = v.problems.filter((p) => !refused.includes(p));
-  return { refused, report, publishable: v.ok };
+  return splitReport(validateStory(doc).problems);
+}
+
+/** A validator's sorted problems as a DraftCheck. */
+export function splitReport(problems: readonly Problem[]): DraftCheck {
+  const refused = problems.filter((p) => p.severity === 'error' && UNLOADABLE.test(p.code));
+  const report = problems.filter((p) => !(p.severity === 'error' && UNLOADABLE.test(p.code)));
+  return { refused, report, publishable: !problems.some((p) => p.severity === 'error') };
 }

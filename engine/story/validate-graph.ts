@@ -78,12 +78,27 @@ function assembleSize(v: StoryView, r: Report, assembles: readonly BlueprintMome
   }
 }
 
+/** The checks of one moment that read nothing but the moment (and its path). */
+export function checkMomentAlone(v: StoryView, r: Report, m: BlueprintMoment): void {
+  cannotEnd(v, r, m);
+  skipRules(v, r, m);
+}
+
+/** What the story-wide graph checks read of a moment besides its position: an incremental checker compares these to
+ *  know whether the graph checks' result can have changed. */
+export function graphInputsOf(m: BlueprintMoment): unknown[] {
+  return [m.id, m.type, m.name.en, nextMomentIds(m), teamSizeOf(m), rewardsOf(m).map((rw) => rw.character_ids)];
+}
+
 /** Checks on each moment, then on the graph when it is known in full. */
 export function checkGraph(v: StoryView, r: Report): void {
-  for (const m of v.moments) {
-    cannotEnd(v, r, m);
-    skipRules(v, r, m);
-  }
+  for (const m of v.moments) checkMomentAlone(v, r, m);
+  checkStoryGraph(v, r);
+}
+
+/** The story-wide checks: reachability, a way to an Epilogue, Assemble team sizes. They read each moment's
+ *  graphInputsOf, the characters (ids, enrolled by default), the first moment and whether every moment parsed. */
+export function checkStoryGraph(v: StoryView, r: Report): void {
   const byId = new Map(v.moments.map((m) => [m.id, m]));
   const first = v.firstMomentId !== undefined ? byId.get(v.firstMomentId) : undefined;
   const assembles = v.moments.filter((m) => MOMENTS[m.type].fields.some((f) => f.key === 'max_number_of_characters') && teamSizeOf(m) !== undefined);

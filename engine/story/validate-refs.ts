@@ -147,13 +147,22 @@ function battleRefs(v: StoryView, r: Report, m: BlueprintMoment): void {
 
 /** Duplicate ids, references to nothing, rewards and battles. */
 export function checkRefs(v: StoryView, r: Report): void {
+  checkStoryRefs(v, r);
+  for (const m of v.moments) checkMomentRefs(v, r, m);
+}
+
+/** Duplicate ids anywhere, and the references of the story itself (first moment, rank rewards). */
+export function checkStoryRefs(v: StoryView, r: Report): void {
   duplicateIds(v, r);
   if (v.firstMomentId !== undefined) ref(v, r, 'moment', '$.first_moment_id', v.firstMomentId, 'first_moment_id');
   v.rankRewards.forEach((rr) => {
     ref(v, r, 'item', `${pathOf(v, 'rank_rewards', rr)}.item_id`, rr.item_id, `The rank ${rr.rank} reward`);
   });
-  for (const m of v.moments) {
-    momentRefs(v, r, m);
-    battleRefs(v, r, m);
-  }
+}
+
+/** One moment's references and battle checks: they read the moment, its position, the ids the story declares, the
+ *  characters, whether the story has battle_verbs, and the names of the moments its answers go to. */
+export function checkMomentRefs(v: StoryView, r: Report, m: BlueprintMoment): void {
+  momentRefs(v, r, m);
+  battleRefs(v, r, m);
 }

@@ -136,6 +136,11 @@ function viewOf(raw: unknown, story: Story | undefined): StoryView | null {
 
 /** Every Text without `fr` and every Phrases without a French list, found by shape anywhere in the file. */
 function translations(raw: unknown, r: Report): void {
+  translationsAt(raw, [], r);
+}
+
+/** translations() of a part of the file found at `root` (paths start at `root`). */
+export function translationsAt(raw: unknown, root: Key[], r: Report): void {
   const walk = (x: unknown, path: Key[]): void => {
     if (Array.isArray(x)) return x.forEach((y, i) => walk(y, [...path, i]));
     if (!isRecord(x)) return;
@@ -146,15 +151,19 @@ function translations(raw: unknown, r: Report): void {
     }
     for (const [k, y] of Object.entries(x)) walk(y, [...path, k]);
   };
-  walk(raw, []);
+  walk(raw, root);
 }
 
-/** Sorts errors first, then by path with array indices in numeric order. */
-function byImportance(a: Problem, b: Problem): number {
-  const key = (p: Problem): string => `${p.severity === 'error' ? 0 : 1}${p.path.replace(/\[(\d+)\]/g, (_, n: string) => `[${n.padStart(6, '0')}]`)}`;
-  const ka = key(a);
-  const kb = key(b);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+/** The order of a report: errors first, then by path with array indices in numeric order. */
+export function importanceKey(p: Problem): string {
+  return `${p.severity === 'error' ? 0 : 1}${p.path.replace(/\[(\d+)\]/g, (_, n: string) => `[${n.padStart(6, '0')}]`)}`;
+}
+
+/** Sorts problems by importanceKey (stable: problems with the same key keep their order); `key` may be memoised. */
+export function sortByImportance(problems: Problem[], key: (p: Problem) => string = importanceKey): Problem[] {
+  const keyed = problems.map((p, i) => ({ p, k: key(p), i }));
+  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
+  return keyed.map((x) => x.p);
 }
 
 /** Validates a parsed JSON value as a story and reports every problem found, not just the first. */
@@ -171,6 +180,6 @@ export function validateStory(raw: unknown): StoryValidation {
     checkGraph(view, r);
   }
   translations(raw, r);
-  const problems = r.problems.sort(byImportance);
+  const problems = sortByImportance(r.problems);
   return { ok: !problems.some((p) => p.severity === 'error'), ...(parsed.success ? { story: parsed.data } : {}), problems };
 }

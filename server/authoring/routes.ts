@@ -116,11 +116,11 @@ export function authoringRoutes(deps: AuthoringDeps): RouteModule {
           await mayEdit(user?.id ?? '', params.id, true);
           return done(await drafts.restore(params.id, body.base_revision, body.revision, user?.id ?? ''));
         });
-      route(scoped, { method: 'POST', url: '/api/authoring/stories/:id/publish', summary: 'Publish the draft (at base_revision, with no error) as the next version: new runs play it, runs under way keep theirs', tags: ['authoring'], auth: 'user', params: Id,
-        body: z.object({ base_revision: Base }).strict(), response: Written },
+      route(scoped, { method: 'POST', url: '/api/authoring/stories/:id/publish', summary: 'Publish the draft (at base_revision, with no error) as the next version, with an optional note kept with it: new runs play it, runs under way keep theirs', tags: ['authoring'], auth: 'user', params: Id,
+        body: z.object({ base_revision: Base, note: z.string().trim().min(1, 'must not be empty (leave it out instead)').max(500).optional() }).strict(), response: Written },
         async ({ params, body, user }) => {
           await mayEdit(user?.id ?? '', params.id, true);
-          return done(await drafts.publish(params.id, body.base_revision, user?.id ?? ''));
+          return done(await drafts.publish(params.id, body.base_revision, user?.id ?? '', body.note));
         });
       route(scoped, { method: 'GET', url: '/api/authoring/stories/:id/versions', summary: "The story's published versions, newest first", tags: ['authoring'], auth: 'user', params: Id, response: z.array(VersionView) },
         async ({ params, user }) => {

@@ -26,7 +26,8 @@ export const RevisionView = z.object({
   diff: z.array(z.object({ path: z.string(), before: z.unknown(), after: z.unknown() })),
 });
 
-export const VersionView = z.object({ version: z.number().int(), published_by: z.string().nullable(), published_at: z.string() });
+/** A published version: who published it, when, and the note they gave (null: none). */
+export const VersionView = z.object({ version: z.number().int(), published_by: z.string().nullable(), published_at: z.string(), note: z.string().nullable() });
 
 export const WorkshopStory = z.object({
   id: z.string(),

@@ -1,6 +1,7 @@
 // The media part of the server: the media store (store.ts: disk, database or Supabase Storage) holding each story's
 // files, filled at start from the stories' folders, and the /storage/v1 routes. Runs after the store part (it reads the
 // catalogue).
+import { WorkshopRepo } from '../store/workshop.js';
 import type { RouteModule } from '../http/app.js';
 import { AuthorsRepo } from '../store/authors.js';
 import { UploadQuota } from './quota.js';
@@ -36,12 +37,14 @@ export const mediaModule: RouteModule = async (app, s) => {
     ids: async () => (await s.stories.listCatalogue(null)).map((x) => x.id),
     get: (id) => s.stories.getStory(id),
   }, s.config.STORIES_DIR, s.log.child({ component: 'media' }));
+  const shelf = new WorkshopRepo(s.db);
   const stored = new StoredQuota(s.media, s.db, { storyBytes: s.config.MEDIA_STORY_BYTES, authorBytes: s.config.MEDIA_AUTHOR_BYTES });
   await mediaRoutes({
     storage: s.media,
     renderer: s.renderer,
     renderPerMinute: s.config.RENDER_PER_MINUTE,
-    storyExists: async (id) => (await s.stories.getStory(id)) !== null,
+    // A story made in the studio is a draft until its first publish: its authors upload its media before that.
+    storyExists: (id) => shelf.exists(id),
     canWrite: async (userId, storyId) => (await authors.roleFor(userId, storyId)) !== null,
     quota: new UploadQuota(s.db, s.config.MEDIA_USER_DAILY_BYTES),
     stored,

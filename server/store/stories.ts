@@ -236,7 +236,8 @@ export class StoryRepo {
     const fresh = this.#cache.get(id);
     if (fresh && Date.now() - (this.#checked.get(id) ?? 0) < 2000) return { story: fresh.story, version: fresh.version };
     this.#checked.set(id, Date.now());
-    const head = await this.#db.query<{ stamp: string }>('SELECT updated_at::text AS stamp FROM blueprint_stories WHERE id = $1', [id]);
+    // A deleted story (the studio's soft delete) is published no more: no catalogue lists it and no new run starts it.
+    const head = await this.#db.query<{ stamp: string }>('SELECT updated_at::text AS stamp FROM blueprint_stories WHERE id = $1 AND deleted_at IS NULL', [id]);
     const stamp = head.rows[0]?.stamp;
     if (stamp === undefined) {
       this.#cache.delete(id);
@@ -258,6 +259,11 @@ export class StoryRepo {
     return { story: parsed.data, version };
   }
 
+  /** Reads the story again on its next use (it was deleted or brought back here). */
+  forget(id: string): void {
+    this.#checked.delete(id);
+  }
+
   /** One published version of the story (a run plays the version it started on), or null when there is none. */
   async getStoryAt(id: string, version: number): Promise<Story | null> {
     if (!isUuid(id)) return null;
@@ -276,12 +282,12 @@ export class StoryRepo {
   }
 
   /** The story's published versions, newest first: number, who published it and when. */
-  async versions(id: string): Promise<{ version: number; published_by: string | null; published_at: string }[]> {
+  async versions(id: string): Promise<{ version: number; published_by: string | null; published_at: string; note: string | null }[]> {
     if (!isUuid(id)) return [];
-    const r = await this.#db.query<{ version: number; published_by: string | null; published_at: Date }>(
-      'SELECT version, published_by::text, published_at FROM looptale_private.story_versions WHERE story_id = $1 ORDER BY version DESC', [id],
+    const r = await this.#db.query<{ version: number; published_by: string | null; published_at: Date; note: string | null }>(
+      'SELECT version, published_by::text, published_at, note FROM looptale_private.story_versions WHERE story_id = $1 ORDER BY version DESC', [id],
     );
-    return r.rows.map((x) => ({ version: Number(x.version), published_by: x.published_by, published_at: String(iso(x.published_at)) }));
+    return r.rows.map((x) => ({ version: Number(x.version), published_by: x.published_by, published_at: String(iso(x.published_at)), note: x.note }));
   }
 
   /** The catalogue, newest first; user_started is true for stories the caller has a run of. */

@@ -83,7 +83,7 @@ describe('the studio flow graph', { timeout: 240_000 }, () => {
 
     // Add a Test moment: it opens beside the graph, and the server has it.
     const a = await addMoment(page, 'Test');
-    await page.getByTestId('flow-side').getByText('New Test').waitFor();
+    await page.getByTestId('flow-side').getByRole('heading', { name: 'New Test' }).waitFor();
     const added = await serverShows('the new Test moment', (d) => momentsOf(d).some((m) => m.id === a && m.type === 'Test'));
     const placed = momentsOf(added).find((m) => m.id === a)?.position as { x: number; y: number };
     // Move it away from the centre, where the next one will appear: the server has the new position.

@@ -4,53 +4,22 @@
 // (the whole plot) is for admins and the story's authors, feedback for admins. The server checks each route itself. The studio's other screens (characters, items, places, prompts, evaluations, metrics)
 // have their routes here and say they are not built yet.
 import { Link, NavLink, Route, Routes } from 'react-router-dom';
-import { useAdminFeedback, useMe, useStories } from '../api/queries.js';
+import { useAdminFeedback, useMe } from '../api/queries.js';
 import { useSession } from '../auth/session.js';
 import { Alert } from '../ui/alert.js';
 import { Spinner } from '../ui/spinner.js';
 import { FlowPage } from '../studio/flow/flow-page.js';
-import { useDraft } from '../studio/draft/draft-context.js';
 import { StoryLayout } from '../studio/shell/story-layout.js';
-import { englishOf } from '../studio/shell/problem-target.js';
+import { StoriesPage } from '../studio/stories/stories-page.js';
+import { StoryPage } from '../studio/catalogue/story-page.js';
+import { HistoryPage } from '../studio/history/history-page.js';
+import { EntityListPage } from '../studio/entities/entity-list-page.js';
+import { EntityPage } from '../studio/entities/entity-page.js';
 import './admin-area.css';
 
 function useUserId(): string | null {
   const { state } = useSession();
   return state.status === 'signed_in' ? state.userId : null;
-}
-
-function StoriesList() {
-  const stories = useStories(useUserId());
-  return (
-    <section>
-      <h1>Stories</h1>
-      {stories.isPending ? <Spinner /> : null}
-      {stories.isError ? <Alert>{stories.error.message}</Alert> : null}
-      <ul className="admin__cards" data-testid="admin-stories">
-        {(stories.data ?? []).map((s) => (
-          <li key={s.id} className="admin__card">
-            <img src={s.story_logo_image} alt="" width={48} height={48} />
-            <div>
-              <Link to={`stories/${s.id}`} className="admin__card-title">{s.name}</Link>
-              <p className="admin__muted">{s.id}</p>
-            </div>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-/** The story's moments as the draft holds them (the Story tab until its catalogue page is in). */
-function StoryDetail() {
-  const { doc } = useDraft();
-  const moments = (doc.moments as { id: string; name: unknown; type: string }[] | undefined) ?? [];
-  return (
-    <section>
-      <p className="admin__muted">{moments.length} moments · at most {Number(doc.loop_max_number_of_interactions ?? 0)} interactions per run</p>
-      <ol className="admin__list">{moments.map((m) => <li key={m.id}>{englishOf(m.name)} <span className="admin__muted">{m.type}</span></li>)}</ol>
-    </section>
-  );
 }
 
 function FeedbackList() {
@@ -117,12 +86,19 @@ export default function AdminArea() {
         {me.data?.is_admin ? <NavLink to="/admin/feedback">Feedback</NavLink> : null}
       </nav>
       <Routes>
-        <Route index element={<StoriesList />} />
+        <Route index element={<StoriesPage />} />
         <Route path="stories/:storyId" element={<StoryLayout />}>
-          <Route index element={<StoryDetail />} />
+          <Route index element={<StoryPage />} />
           <Route path="flow" element={<FlowPage />} />
           <Route path="flow/moment/:momentId" element={<FlowPage />} />
+          <Route path="characters" element={<EntityListPage collection="characters" />} />
+          <Route path="items" element={<EntityListPage collection="items" />} />
+          <Route path="places" element={<EntityListPage collection="places" />} />
+          <Route path="history" element={<HistoryPage />} />
         </Route>
+        <Route path="characters/:id" element={<EntityPage collection="characters" />} />
+        <Route path="items/:id" element={<EntityPage collection="items" />} />
+        <Route path="places/:id" element={<EntityPage collection="places" />} />
         <Route path="feedback" element={<FeedbackList />} />
         <Route path="*" element={<NotBuilt />} />
       </Routes>

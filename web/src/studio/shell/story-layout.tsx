@@ -1,7 +1,8 @@
 // A story in the studio: its header (name, publish state, save status, undo and redo, problems) and tabs over the
 // story's screens, all inside one DraftProvider so every screen edits the same draft. Ctrl+Z / Ctrl+Shift+Z (Cmd on
 // a Mac) undo and redo the studio's edits, except while typing in a field, where they undo the typing itself.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { NavLink, Outlet, useParams } from 'react-router-dom';
 import { Button } from '../../ui/button.js';
 import { DraftProvider, useDraft } from '../draft/draft-context.js';
@@ -9,6 +10,10 @@ import type { StudioDraft } from '../draft/types.js';
 import { ConflictsPanel } from './conflicts-panel.js';
 import { ProblemsPanel } from './problems-panel.js';
 import { SaveStatus } from './save-status.js';
+import { useUndoKeys } from './use-undo-keys.js';
+import { workshop, workshopKeys } from '../stories/workshop-api.js';
+import { translationGaps } from '../forms/translation-gaps.js';
+import { useTranslationAges } from '../forms/use-translation-ages.js';
 import './studio.css';
 
 const TABS = [
@@ -20,26 +25,11 @@ const TABS = [
   { to: 'history', label: 'History', end: false },
 ];
 
-const typing = (t: EventTarget | null): boolean =>
-  t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
-
-function useUndoKeys(draft: StudioDraft): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || typing(e.target)) return;
-      const key = e.key.toLowerCase();
-      if (key === 'z' && !e.shiftKey) draft.undo();
-      else if ((key === 'z' && e.shiftKey) || key === 'y') draft.redo();
-      else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [draft]);
-}
-
-function publishState(d: StudioDraft): string {
-  return d.baseVersion === null ? `Never published · draft revision ${d.revision}` : `Published version ${d.baseVersion} · draft revision ${d.revision}`;
+/** The newest published version: from the versions list (refreshed when this or another page publishes), else the
+ *  draft's own record of it. */
+function publishState(d: StudioDraft, newest: number | null): string {
+  const version = newest ?? d.baseVersion;
+  return version === null ? `Never published · draft revision ${d.revision}` : `Published version ${version} · draft revision ${d.revision}`;
 }
 
 function StoryFrame() {
@@ -49,12 +39,18 @@ function StoryFrame() {
   const errors = draft.problems.filter((p) => p.severity === 'error').length;
   const warnings = draft.problems.length - errors;
   const name = typeof draft.doc.name === 'string' ? draft.doc.name : 'Story';
+  const versions = useQuery({ queryKey: workshopKeys.versions(draft.storyId), queryFn: () => workshop.versions(draft.storyId) });
+  const newest = versions.data && versions.data.length > 0 ? Math.max(...versions.data.map((v) => v.version)) : null;
+  const gaps = translationGaps(draft.doc, useTranslationAges(draft.storyId, draft.revision));
   return (
     <div className={`studio-story${showProblems ? ' studio-story--problems' : ''}`}>
       <header className="studio-story__head">
         <div className="studio-story__title">
           <h1>{name}</h1>
-          <p className="studio-muted" data-testid="publish-state">{publishState(draft)}</p>
+          <p className="studio-muted" data-testid="publish-state">{publishState(draft, newest)}</p>
+          <p className="studio-muted" data-testid="translation-gaps">
+            {gaps.missing + gaps.outdated === 0 ? 'Every text has its French' : `French: ${gaps.missing} missing · ${gaps.outdated} outdated`}
+          </p>
         </div>
         <div className="studio-story__tools">
           <SaveStatus draft={draft} />
