@@ -33,6 +33,9 @@ export const COMMON_FIELDS: readonly EditorField[] = [
   { key: 'media', label: 'Media', kind: 'media', help: 'Images or videos shown during the moment.' },
 ];
 
+/** Fields of every moment the studio sets itself and no form shows: where the flow graph draws it (set by dragging). */
+export const LAYOUT_FIELDS: readonly string[] = ['position'];
+
 /** Traits of a moment that is talked through (answers complete it). */
 export const TALK: MomentTraits = { selfCompleting: false, final: false, ends: null, completesByPlay: false, runSpecific: false, stages: [''], picksTeam: false, fights: false, branchesByWords: false };
 

@@ -83,6 +83,9 @@ const SHARED = {
   say: Phrases.optional(),
   /** Replies when nothing the player said was recognised. */
   fallback: z.array(Text).default([]),
+  /** Where the studio's flow graph draws the moment (the author moved it there); the game ignores it. Absent: the
+   *  graph lays the moment out itself. */
+  position: z.object({ x: z.number().min(-1e6).max(1e6), y: z.number().min(-1e6).max(1e6) }).strict().optional(),
 };
 
 /**

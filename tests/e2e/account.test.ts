@@ -109,12 +109,12 @@ describe('account pages, feedback and the admin area', { timeout: 120_000 }, () 
     await expect(list.getByRole('listitem').count()).resolves.toBe(5);
     await expectAccessible(adminPage, '/admin/feedback');
     await adminPage.goto(`${h.url}/admin/stories/${LANTERN}/flow`);
-    const graph = adminPage.getByTestId('flow-graph');
+    const graph = adminPage.getByTestId('flow-canvas');
     await graph.waitFor();
     const moments = (await new Api(h.url, admin.session.access_token).story(LANTERN)).moments.length;
-    expect(await graph.locator('rect').count()).toBe(moments);
-    await graph.getByRole('link').first().click();
-    await adminPage.getByTestId('flow-focus').waitFor();
+    await expect.poll(() => graph.getByTestId('flow-node').count(), { timeout: 30_000 }).toBe(moments);
+    await graph.getByTestId('flow-node').first().click();
+    await adminPage.getByTestId('flow-side').waitFor();
     await expectAccessible(adminPage, '/admin flow');
     // Admins find the studio in the profile menu.
     await adminPage.getByRole('button', { name: /Profile menu/ }).click();

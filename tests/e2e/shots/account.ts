@@ -66,7 +66,7 @@ export const shots: Shot[] = [
     setup: async (page, ctx) => {
       await ctx.harness.server.services.authors.grantAdmin(ctx.account?.session.user.id ?? '');
       await page.goto(`${ctx.harness.url}/admin/stories/${LANTERN}/flow`);
-      await page.getByTestId('flow-graph').waitFor();
+      await page.getByTestId('flow-node').first().waitFor();
     },
   },
   {

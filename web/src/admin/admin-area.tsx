@@ -3,19 +3,16 @@
 // (GET /api/me's role; `looptale user role EMAIL author`), a player is told so and sees none of it; the flow graph
 // (the whole plot) is for admins and the story's authors, feedback for admins. The server checks each route itself. The studio's other screens (characters, items, places, prompts, evaluations, metrics)
 // have their routes here and say they are not built yet.
-import { Link, NavLink, Route, Routes, useParams } from 'react-router-dom';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client.js';
+import { Link, NavLink, Route, Routes } from 'react-router-dom';
 import { useAdminFeedback, useMe } from '../api/queries.js';
 import { useSession } from '../auth/session.js';
 import { Alert } from '../ui/alert.js';
 import { Spinner } from '../ui/spinner.js';
-import { FlowGraph } from './flow-graph.js';
+import { FlowPage } from '../studio/flow/flow-page.js';
 import { StoryLayout } from '../studio/shell/story-layout.js';
 import { StoriesPage } from '../studio/stories/stories-page.js';
 import { StoryPage } from '../studio/catalogue/story-page.js';
 import { HistoryPage } from '../studio/history/history-page.js';
-import { MomentForm } from '../studio/forms/moment-form.js';
 import { EntityListPage } from '../studio/entities/entity-list-page.js';
 import { EntityPage } from '../studio/entities/entity-page.js';
 import './admin-area.css';
@@ -23,21 +20,6 @@ import './admin-area.css';
 function useUserId(): string | null {
   const { state } = useSession();
   return state.status === 'signed_in' ? state.userId : null;
-}
-
-function StoryFlow() {
-  const { storyId = '', momentId = null } = useParams();
-  const graph = useQuery({ queryKey: ['admin', 'graph', storyId], queryFn: () => api.storyGraph(storyId), retry: false });
-  const focused = graph.data?.nodes.find((n) => n.key === momentId) ?? null;
-  return (
-    <section>
-      {graph.isPending ? <Spinner /> : null}
-      {graph.isError ? <Alert>{graph.error.message}</Alert> : null}
-      {focused ? <p className="admin__focus" data-testid="flow-focus">{focused.label}{focused.reachable ? '' : ' · not reachable from the first moment'}</p> : null}
-      {graph.data ? <FlowGraph layout={graph.data} storyId={storyId} focus={momentId} start={graph.data.nodes.find((n) => n.depth === 0)?.key} /> : null}
-      {momentId ? <MomentForm momentId={momentId} /> : null}
-    </section>
-  );
 }
 
 function FeedbackList() {
@@ -107,8 +89,8 @@ export default function AdminArea() {
         <Route index element={<StoriesPage />} />
         <Route path="stories/:storyId" element={<StoryLayout />}>
           <Route index element={<StoryPage />} />
-          <Route path="flow" element={<StoryFlow />} />
-          <Route path="flow/moment/:momentId" element={<StoryFlow />} />
+          <Route path="flow" element={<FlowPage />} />
+          <Route path="flow/moment/:momentId" element={<FlowPage />} />
           <Route path="characters" element={<EntityListPage collection="characters" />} />
           <Route path="items" element={<EntityListPage collection="items" />} />
           <Route path="places" element={<EntityListPage collection="places" />} />
