@@ -1,8 +1,9 @@
 // The admin area (accounts spec §2 "Admin routes"), loaded lazily so the catalogue never ships it (a spinner shows
 // meanwhile, router.tsx). The spec shows no role check on these routes; ours: the studio is for authors and admins
-// (GET /api/me's role; `looptale user role EMAIL author`), a player is told so and sees none of it; the flow graph
-// (the whole plot) is for admins and the story's authors, feedback for admins. The server checks each route itself. The studio's other screens (characters, items, places, prompts, evaluations, metrics)
-// have their routes here and say they are not built yet.
+// (GET /api/me's role; `looptale user role EMAIL author`), a player is told so and sees none of it; feedback is for
+// admins. The server checks each route itself. The studio (web/src/studio/): the stories list, and per story its
+// catalogue page, flow graph, characters, items, places and history inside one draft (StoryLayout); the character,
+// item and place pages find their story themselves. Prompts, evaluations and metrics say they are not built yet.
 import { Link, NavLink, Route, Routes } from 'react-router-dom';
 import { useAdminFeedback, useMe } from '../api/queries.js';
 import { useSession } from '../auth/session.js';
