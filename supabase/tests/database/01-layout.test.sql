@@ -52,7 +52,7 @@ select is(
 -- The server's own tables are where the migrations put them, and local auth is not in Supabase Auth's schema.
 select has_table('looptale_private', t, format('looptale_private.%s exists', t))
   from unnest(array['server_settings', 'processed_inputs', 'player_story_states', 'player_story_transcripts', 'feedback', 'voice_misses',
-    'story_authors', 'user_roles', 'media_uploads', 'story_versions', 'story_drafts', 'story_revisions', 'story_draft_snapshots', 'run_versions']) as t;
+    'story_authors', 'user_roles', 'media_uploads', 'story_versions', 'story_drafts', 'story_revisions', 'story_draft_snapshots', 'story_deletions', 'run_versions']) as t;
 select has_table('looptale_auth', t, format('looptale_auth.%s exists', t))
   from unnest(array['users', 'identities', 'sessions', 'refresh_tokens', 'one_time_tokens', 'flow_state', 'oauth_states']) as t;
 select hasnt_table('auth', 'oauth_states', 'nothing of Looptale''s in auth');
