@@ -55,6 +55,31 @@ describe('looptale story import / export', () => {
     expect(missing.stderr).toContain('No story 0c0c0c0c-0000-4000-8000-000000000404');
   });
 
+  it('imports a file as a new draft revision with --draft, publishing nothing', async () => {
+    const dir = tempDir();
+    expect((await looptale('story', 'import', LANTERN_FILE, '--data-dir', dir)).code).toBe(0);
+    const edited = structuredClone(LANTERN_RAW) as { name: string };
+    edited.name = `${LANTERN.name}, revised`;
+    const file = join(dir, 'revised.json');
+    writeFileSync(file, JSON.stringify(edited));
+    const first = await looptale('story', 'import', file, '--draft', '--data-dir', dir);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`as revision 1 of the draft of "${edited.name}" (${LANTERN.id})`);
+    // The draft holds the file: importing it again changes nothing; the published story is the first file still.
+    const again = await looptale('story', 'import', file, '--draft', '--data-dir', dir);
+    expect(again.stdout).toContain('nothing changed');
+    const out = join(dir, 'out.json');
+    expect((await looptale('story', 'export', LANTERN.id, '--data-dir', dir, '--output', out)).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(`${JSON.stringify(LANTERN_RAW, null, 2)}\n`);
+    const unknown = structuredClone(LANTERN_RAW) as { id: string };
+    unknown.id = '0c0c0c0c-0000-4000-8000-000000000404';
+    writeFileSync(file, JSON.stringify(unknown));
+    const missing = await looptale('story', 'import', file, '--draft', '--data-dir', dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('import it once without --draft first');
+  });
+
   it('refuses a story with errors, printing them', async () => {
     const dir = tempDir();
     const r = await looptale('story', 'import', join(STORIES_DIR, 'broken/story.json'), '--data-dir', dir);

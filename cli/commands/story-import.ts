@@ -7,6 +7,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { validateStory } from '../../engine/story/validate.js';
 import { StoryImportError, StoryRepo } from '../../server/store/stories.js';
+import { DraftRepo } from '../../server/store/drafts.js';
 import { dbOptions, withDb, type DbOptions } from '../lib/database.js';
 import { archiveLimits, checkStoryArchive, exportStoryArchive, writeStoryArchive } from '../../server/media/story-archive.js';
 import { openMediaStore } from '../../server/media/store.js';
@@ -21,16 +22,21 @@ export function addImport(story: Command): void {
   dbOptions(story
     .command('import')
     .description('validate a story file and import it into the database (a story with the same id is replaced)')
-    .argument('<file>', 'story JSON file, or a story archive (.tar: story.json, media/image/*, media/sound/*)'))
+    .argument('<file>', 'story JSON file, or a story archive (.tar: story.json, media/image/*, media/sound/*)')
+    .option('--draft', "import as a new revision of the story's draft (the studio's history shows it, field by field): nothing is published; the story must be in the database already"))
     .addHelpText('after', `
 Examples:
   $ looptale story import fixtures/stories/lantern-keeper/story.json
   $ looptale story import my-story.json --database-url postgres://user@db/looptale
   $ looptale story import lantern-keeper.tar       # the story and its media, as story export --output *.tar wrote them
+  $ looptale story import my-story.json --draft    # a new draft revision of the story: publish it from the studio
 
 Exit codes: 0 imported, 1 the story has errors, 2 unreadable file or database unavailable.`)
-    .action((file: string, o: DbOptions) => runCommand(async () => {
-      if (file.toLowerCase().endsWith('.tar')) return importArchive(file, o);
+    .action((file: string, o: DbOptions & { draft?: boolean }) => runCommand(async () => {
+      if (file.toLowerCase().endsWith('.tar')) {
+        if (o.draft) throw new CliError('--draft takes a story JSON file, not an archive: import the archive without --draft.');
+        return importArchive(file, o);
+      }
       const read = readJsonFile(file);
       if (!read.ok) throw new CliError(read.message);
       const { ok, story, problems } = validateStory(read.value);
@@ -38,6 +44,7 @@ Exit codes: 0 imported, 1 the story has errors, 2 unreadable file or database un
         process.stderr.write(`${[file, ...formatProblems(problems), summary(file, problems)].join('\n')}\nlooptale: not imported: fix the errors first.\n`);
         return 1;
       }
+      if (o.draft) return importDraft(file, read.value as Record<string, unknown>, story.id, o);
       return withStories(o, async (repo, where) => {
         try {
           await repo.importStory(story, read.value);
@@ -53,6 +60,28 @@ Exit codes: 0 imported, 1 the story has errors, 2 unreadable file or database un
         return 0;
       });
     }));
+}
+
+/** Imports a story file as one new revision of the story's draft (made from its newest version when it has none):
+ *  the history keeps it field by field, and nothing is published. */
+async function importDraft(file: string, doc: Record<string, unknown>, storyId: string, o: DbOptions): Promise<number> {
+  return withDb(o, async (db, where) => {
+    const drafts = new DraftRepo(db, new StoryRepo(db));
+    try {
+      await drafts.ensure(storyId, null);
+      const now = await drafts.open(storyId, null);
+      if (!now) throw new CliError(`Story ${storyId} is not in ${where}: import it once without --draft first.`, 1);
+      const w = await drafts.replace(storyId, now.revision, doc, '');
+      if (!w.ok) throw new CliError(`${file}: not imported as a draft (${w.kind}).`, 1);
+      const changed = w.draft.revision !== now.revision;
+      process.stdout.write(changed
+        ? `Imported ${file} as revision ${w.draft.revision} of the draft of "${String(doc.name)}" (${storyId}) in ${where}: publish it from the studio's History.\n`
+        : `${file} is the draft of "${String(doc.name)}" as it is (revision ${now.revision}): nothing changed.\n`);
+      return 0;
+    } finally {
+      await drafts.flush();
+    }
+  });
 }
 
 /** Imports a story archive: checked whole (archive caps, story, media) before the story and its media are written. */
