@@ -17,41 +17,16 @@ import { parsePlan } from '../engine/story/testplan.js';
 import { Api, GameSocket } from '../cli/lib/game-client.js';
 import { runPlanRemote } from '../cli/lib/remote-plan.js';
 import { declaredRoutes } from '../server/http/route.js';
-import type { UserRole } from '../server/store/authors.js';
+import { authoringCalls, type Json, type User } from './helpers/authoring-calls.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { cloneFixtureStory } from './helpers/story-clone.js';
 
-type Json = Record<string, unknown>;
-type Res = { status: number; body: Json };
-type User = { id: string; token: string };
 type DraftBody = { story_id: string; revision: number; base_version: number | null; document: Json; report: unknown[]; publishable: boolean };
 type Written = { draft: DraftBody; merged: boolean; version?: number };
 
-const PASSWORD = 'correct horse battery staple';
 let srv: TestServer;
 const users = {} as Record<'owner' | 'other' | 'player' | 'admin', User>;
-
-async function call(method: string, path: string, who: User | null, body?: unknown): Promise<Res> {
-  const headers: Record<string, string> = {};
-  if (who) headers.authorization = `Bearer ${who.token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${srv.url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
-}
-
-async function ok<T>(method: string, path: string, who: User, body?: unknown, status = 200): Promise<T> {
-  const r = await call(method, path, who, body);
-  expect(r.status, `${method} ${path}: ${JSON.stringify(r.body).slice(0, 400)}`).toBe(status);
-  return r.body as T;
-}
-
-async function user(prefix: string, role: UserRole): Promise<User> {
-  const api = new Api(srv.url);
-  const s = await api.signUp(`${prefix}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`, PASSWORD);
-  await srv.services.authors.setRole(s.user.id, role);
-  return { id: s.user.id, token: s.access_token };
-}
+const { call, ok, user } = authoringCalls(() => srv);
 
 /** A new story owned by `who`: a copy of a fixture under new ids, created as a draft. */
 async function newStory(who: User, name = 'lantern-keeper'): Promise<{ id: string; file: Json }> {

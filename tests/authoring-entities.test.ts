@@ -3,31 +3,13 @@
 // a player gets 403; a bad id 400; an entity added in the draft is found before any publish.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api } from '../cli/lib/game-client.js';
-import type { UserRole } from '../server/store/authors.js';
+import { authoringCalls, type Json, type User } from './helpers/authoring-calls.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { cloneFixtureStory } from './helpers/story-clone.js';
 
-type Json = Record<string, unknown>;
-type User = { id: string; token: string };
-const PASSWORD = 'correct horse battery staple';
 let srv: TestServer;
 const users = {} as Record<'owner' | 'other' | 'player' | 'admin', User>;
-
-async function call(method: string, path: string, who: User | null, body?: unknown): Promise<{ status: number; body: Json }> {
-  const headers: Record<string, string> = {};
-  if (who) headers.authorization = `Bearer ${who.token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${srv.url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
-}
-
-async function user(prefix: string, role: UserRole): Promise<User> {
-  const s = await new Api(srv.url).signUp(`${prefix}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`, PASSWORD);
-  await srv.services.authors.setRole(s.user.id, role);
-  return { id: s.user.id, token: s.access_token };
-}
+const { call, user } = authoringCalls(() => srv);
 
 beforeAll(async () => {
   srv = await startTestServer();

@@ -4,43 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api } from '../cli/lib/game-client.js';
-import type { UserRole } from '../server/store/authors.js';
 import { DELETE_GRACE_DAYS } from '../server/store/workshop.js';
+import { authoringCalls, type Json, type User } from './helpers/authoring-calls.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { cloneFixtureStory } from './helpers/story-clone.js';
 
-type Json = Record<string, unknown>;
-type Res = { status: number; body: Json };
-type User = { id: string; token: string };
 type Written = { draft: { story_id: string; revision: number; document: Json; publishable: boolean; report: unknown[] }; version?: number };
 type Deleted = { id: string; name: string; deleted_at: string; purge_at: string };
 
-const PASSWORD = 'correct horse battery staple';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 let srv: TestServer;
 const users = {} as Record<'owner' | 'other' | 'player' | 'admin', User>;
-
-async function call(method: string, path: string, who: User | null, body?: unknown): Promise<Res> {
-  const headers: Record<string, string> = {};
-  if (who) headers.authorization = `Bearer ${who.token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${srv.url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
-}
-
-async function ok<T>(method: string, path: string, who: User, body?: unknown, status = 200): Promise<T> {
-  const r = await call(method, path, who, body);
-  expect(r.status, `${method} ${path}: ${JSON.stringify(r.body).slice(0, 400)}`).toBe(status);
-  return r.body as T;
-}
-
-async function user(prefix: string, role: UserRole): Promise<User> {
-  const s = await new Api(srv.url).signUp(`${prefix}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`, PASSWORD);
-  await srv.services.authors.setRole(s.user.id, role);
-  return { id: s.user.id, token: s.access_token };
-}
+const { call, ok, user } = authoringCalls(() => srv);
 
 async function published(who: User): Promise<string> {
   const w = await ok<Written>('POST', '/api/authoring/stories', who, { story: cloneFixtureStory('lantern-keeper', `Shelf ${randomUUID().slice(0, 6)}`) }, 201);
