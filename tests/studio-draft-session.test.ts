@@ -204,6 +204,11 @@ describe('the studio draft layer', () => {
     expect(doc.goal).toEqual({ en: 'A good edit', fr: 'A good edit' });
     expect(doc.place_id).toEqual(moments[0]?.place_id);
     expect(moment(s.view.doc, m).place_id).toEqual(moments[0]?.place_id);
+    // The next edit the server takes clears the refusal with the header's message.
+    s.apply([setGoal(m, 'Another good edit')], 'Edit goal');
+    await s.flush();
+    expect(s.view.status).toBe('saved');
+    expect(s.view.refusals.size).toBe(0);
     s.close();
   });
 });

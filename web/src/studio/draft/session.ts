@@ -250,7 +250,8 @@ export class DraftSession {
         this.#offline = false;
         this.#error = null;
         this.#retries = 0;
-        for (const c of changes) this.#clearRefusals(c);
+        // The refused edit was dropped: its message goes with the header's, at the next edit the server takes.
+        this.#refusals.clear();
         if (restoredBase !== null) {
           this.#server = r.draft;
           this.#refresh();
@@ -344,12 +345,6 @@ export class DraftSession {
   #dropUndoOf(changes: Change[]): void {
     const keys = new Set(changes.map((c) => JSON.stringify(c)));
     this.#undo = this.#undo.filter((s) => !s.changes.every((c) => keys.has(JSON.stringify(c))));
-  }
-
-  #clearRefusals(c: Change): void {
-    if (this.#refusals.size === 0) return;
-    const key = touchOf(c).key;
-    for (const k of [...this.#refusals.keys()]) if (k.includes(key.split('/')[1] ?? key)) this.#refusals.delete(k);
   }
 
   #scheduleSend(delay?: number): void {
