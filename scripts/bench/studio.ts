@@ -1,4 +1,4 @@
-// `npm run bench -- studio`: the studio's flow graph (issue #32's speed goals), against a real server and headless
+// `npm run bench -- studio`: the studio's flow graph speed goals, against a real server and headless
 // Chromium (the e2e harness) with a generated story of BENCH_STUDIO_MOMENTS (2,000) moments and about
 // BENCH_STUDIO_TRANSITIONS (5,000) transitions (scripts/bench/lib/studio-story.ts):
 //   layout:  ELK's automatic layout (web/src/studio/flow/auto-layout.ts) of 500 moments in Node, each run and the
